@@ -1,0 +1,46 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "AssetsPicker",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "AssetsKit", targets: ["AssetsKit"]),
+        .library(name: "ImageMetadata", targets: ["ImageMetadata"]),
+        .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
+        .library(name: "FolderLibrary", targets: ["FolderLibrary"]),
+        .library(name: "DemoLibrary", targets: ["DemoLibrary"]),
+        .executable(name: "assets-picker", targets: ["assets-picker"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // libvips as the system provides it (Debian: libvips-dev); only the shim sees its headers.
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
+        // Fixed-argument C wrappers over libvips' variadic API; the only C in the tree.
+        .target(name: "CVipsShim", dependencies: ["CVips"]),
+        .target(name: "AssetsKit"),
+        .target(name: "ImageMetadata"),
+        .target(name: "ImagePipeline", dependencies: ["AssetsKit", "ImageMetadata", "CVipsShim"]),
+        .target(name: "FolderLibrary", dependencies: ["AssetsKit", "ImagePipeline"]),
+        .target(name: "DemoLibrary", dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline"]),
+        .executableTarget(
+            name: "assets-picker",
+            dependencies: [
+                "AssetsKit", "ImagePipeline", "FolderLibrary", "DemoLibrary",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "AssetsKitTests", dependencies: ["AssetsKit"]),
+        .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata"]),
+        .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "AssetsKit"]),
+        .testTarget(name: "FolderLibraryTests", dependencies: ["FolderLibrary", "ImagePipeline", "AssetsKit"]),
+        .testTarget(name: "CLITests", dependencies: ["assets-picker"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

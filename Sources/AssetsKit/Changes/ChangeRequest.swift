@@ -1,0 +1,43 @@
+import Foundation
+
+/// One change to a library. ``PhotoLibrary/performChanges(_:)`` applies a list of them in one
+/// transaction: all or none.
+public enum ChangeRequest: Sendable, Hashable {
+    /// Copies a file into the library's own folder and creates an asset for it; optionally
+    /// adds it to an album. The new identifier comes back in ``ChangeResult/insertedAssets``.
+    case importFile(URL, intoAlbum: CollectionIdentifier? = nil)
+    /// Writes bytes into the library's own folder as `filename` and creates an asset.
+    case importData(Data, filename: String, intoAlbum: CollectionIdentifier? = nil)
+    case createAlbum(title: String, inFolder: CollectionIdentifier? = nil)
+    case createFolder(title: String, inFolder: CollectionIdentifier? = nil)
+    case renameCollection(CollectionIdentifier, title: String)
+    /// Deletes an album or folder; the assets stay in the library.
+    case deleteCollection(CollectionIdentifier)
+    case addAssets([AssetIdentifier], toAlbum: CollectionIdentifier)
+    case removeAssets([AssetIdentifier], fromAlbum: CollectionIdentifier)
+    /// Gives an album's members this order (members not named keep their place after them).
+    case reorderAssets([AssetIdentifier], inAlbum: CollectionIdentifier)
+    case setFavorite([AssetIdentifier], Bool)
+    case setHidden([AssetIdentifier], Bool)
+    /// Moves assets to Recently Deleted, from where they can be restored.
+    case delete([AssetIdentifier])
+    case restore([AssetIdentifier])
+    /// Removes assets from Recently Deleted for good (an imported original is removed too).
+    case purge([AssetIdentifier])
+}
+
+/// What a successful ``PhotoLibrary/performChanges(_:)`` made.
+public struct ChangeResult: Sendable, Hashable {
+    /// The assets created by imports, in request order.
+    public var insertedAssets: [AssetIdentifier]
+    /// The collections created, in request order.
+    public var insertedCollections: [CollectionIdentifier]
+    /// The library's change token after the transaction.
+    public var token: ChangeToken
+
+    public init(insertedAssets: [AssetIdentifier], insertedCollections: [CollectionIdentifier], token: ChangeToken) {
+        self.insertedAssets = insertedAssets
+        self.insertedCollections = insertedCollections
+        self.token = token
+    }
+}

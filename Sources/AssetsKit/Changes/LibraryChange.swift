@@ -1,0 +1,63 @@
+/// A point in a library's history. Tokens survive restarts: ask what changed since one with
+/// ``PhotoLibrary/changes(since:)``.
+public struct ChangeToken: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    public let value: Int64
+
+    public init(_ value: Int64) {
+        self.value = value
+    }
+
+    /// Parses the token's text form.
+    public init?(string: String) {
+        guard let value = Int64(string), value >= 0 else { return nil }
+        self.value = value
+    }
+
+    public var description: String { String(value) }
+
+    public static func < (lhs: ChangeToken, rhs: ChangeToken) -> Bool { lhs.value < rhs.value }
+}
+
+/// What changed in a library between two tokens, for live views.
+public struct LibraryChange: Sendable, Hashable {
+    /// The token after these changes.
+    public var token: ChangeToken
+    /// Assets added to the library.
+    public var insertedAssets: Set<AssetIdentifier>
+    /// Assets removed (deleted, purged or gone from disk).
+    public var removedAssets: Set<AssetIdentifier>
+    /// Assets whose metadata or file changed.
+    public var changedAssets: Set<AssetIdentifier>
+    /// Per collection, what its membership did.
+    public var collections: [CollectionIdentifier: CollectionChange]
+
+    public init(token: ChangeToken, insertedAssets: Set<AssetIdentifier> = [], removedAssets: Set<AssetIdentifier> = [],
+                changedAssets: Set<AssetIdentifier> = [], collections: [CollectionIdentifier: CollectionChange] = [:]) {
+        self.token = token
+        self.insertedAssets = insertedAssets
+        self.removedAssets = removedAssets
+        self.changedAssets = changedAssets
+        self.collections = collections
+    }
+
+    public var isEmpty: Bool {
+        insertedAssets.isEmpty && removedAssets.isEmpty && changedAssets.isEmpty && collections.isEmpty
+    }
+}
+
+/// How one collection changed.
+public struct CollectionChange: Sendable, Hashable {
+    public var inserted: Set<AssetIdentifier>
+    public var removed: Set<AssetIdentifier>
+    public var changed: Set<AssetIdentifier>
+    /// The collection itself was created, renamed or deleted.
+    public var collectionChanged: Bool
+
+    public init(inserted: Set<AssetIdentifier> = [], removed: Set<AssetIdentifier> = [],
+                changed: Set<AssetIdentifier> = [], collectionChanged: Bool = false) {
+        self.inserted = inserted
+        self.removed = removed
+        self.changed = changed
+        self.collectionChanged = collectionChanged
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// Which assets a fetch returns, and in what order.
+public struct FetchOptions: Sendable, Hashable {
+    /// Which media types to include.
+    public var mediaFilter: MediaFilter
+    /// Creation-date order.
+    public var sortOrder: SortOrder
+    /// At most this many assets (`nil`: no limit).
+    public var limit: Int?
+    /// Skip this many assets first.
+    public var offset: Int
+
+    public init(mediaFilter: MediaFilter = .all, sortOrder: SortOrder = .newestFirst,
+                limit: Int? = nil, offset: Int = 0) {
+        self.mediaFilter = mediaFilter
+        self.sortOrder = sortOrder
+        self.limit = limit
+        self.offset = max(0, offset)
+    }
+}
+
+/// Order by creation date. Ties are broken by identifier so the order is total and stable.
+public enum SortOrder: String, Sendable, Hashable, Codable, CaseIterable {
+    case newestFirst = "newest"
+    case oldestFirst = "oldest"
+}

@@ -1,0 +1,74 @@
+/// Where a ``FetchResult`` gets its assets: a library's cursor over a query.
+public protocol FetchResultSource: Sendable {
+    /// How many assets the query matches (after offset and limit).
+    var count: Int { get }
+    /// The assets at `range` (positions within the result), in the result's order.
+    func assets(in range: Range<Int>) async throws -> [Asset]
+}
+
+/// The assets of a fetch: a count and access by position, loaded a window at a time.
+///
+/// A fetch result never holds the whole library: iterating it loads ``pageSize`` assets at a
+/// time, and ``asset(at:)`` loads one.
+public struct FetchResult: Sendable, AsyncSequence {
+    public typealias Element = Asset
+
+    private let source: any FetchResultSource
+    /// How many assets iteration loads at a time.
+    public var pageSize: Int
+
+    public init(source: any FetchResultSource, pageSize: Int = 200) {
+        self.source = source
+        self.pageSize = Swift.max(1, pageSize)
+    }
+
+    /// The number of assets in the result.
+    public var count: Int { source.count }
+
+    public var isEmpty: Bool { count == 0 }
+
+    /// The asset at `index`.
+    public func asset(at index: Int) async throws -> Asset {
+        guard (0..<count).contains(index) else { throw LibraryError.indexOutOfRange(index: index, count: count) }
+        guard let asset = try await source.assets(in: index..<(index + 1)).first else {
+            throw LibraryError.indexOutOfRange(index: index, count: count)
+        }
+        return asset
+    }
+
+    /// The assets at `range`, clamped to the result.
+    public func assets(in range: Range<Int>) async throws -> [Asset] {
+        let clamped = range.clamped(to: 0..<count)
+        return clamped.isEmpty ? [] : try await source.assets(in: clamped)
+    }
+
+    /// The first asset, if any.
+    public func first() async throws -> Asset? {
+        isEmpty ? nil : try await asset(at: 0)
+    }
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(result: self)
+    }
+
+    /// Loads one page at a time.
+    public struct Iterator: AsyncIteratorProtocol {
+        let result: FetchResult
+        var buffer: [Asset] = []
+        var bufferIndex = 0
+        var nextPosition = 0
+
+        public mutating func next() async throws -> Asset? {
+            if bufferIndex == buffer.count {
+                guard nextPosition < result.count else { return nil }
+                let end = Swift.min(result.count, nextPosition + result.pageSize)
+                buffer = try await result.assets(in: nextPosition..<end)
+                bufferIndex = 0
+                nextPosition = end
+                if buffer.isEmpty { return nil }
+            }
+            defer { bufferIndex += 1 }
+            return buffer[bufferIndex]
+        }
+    }
+}

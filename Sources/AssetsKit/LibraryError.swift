@@ -1,0 +1,42 @@
+import Foundation
+
+/// What can go wrong when using a library, with a message a person can act on.
+public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
+    case assetNotFound(String)
+    case collectionNotFound(String)
+    case invalidIdentifier(String)
+    case indexOutOfRange(index: Int, count: Int)
+    /// The library cannot be read.
+    case accessDenied(path: String, reason: String)
+    /// The library or backend does not allow changes.
+    case readOnly(path: String, reason: String)
+    /// A file of the library could not be read.
+    case unreadableFile(path: String, reason: String)
+    /// An operation the backend does not offer.
+    case unsupported(String)
+    /// A change request was refused.
+    case invalidChange(String)
+
+    public var description: String {
+        switch self {
+        case .assetNotFound(let id):
+            "no asset with identifier \(id) in this library"
+        case .collectionNotFound(let id):
+            "no album with identifier \(id) in this library; `assets-picker albums` lists them"
+        case .invalidIdentifier(let text):
+            "\(text) is not an asset identifier (expected UUID/L0/001 or assets-library://asset/asset.EXT?id=UUID&ext=EXT)"
+        case let .indexOutOfRange(index, count):
+            "index \(index) is outside a fetch result of \(count) assets"
+        case let .accessDenied(path, reason):
+            "\(path): cannot read the library: \(reason)"
+        case let .readOnly(path, reason):
+            "\(path): the library cannot be changed: \(reason)"
+        case let .unreadableFile(path, reason):
+            "\(path): \(reason)"
+        case .unsupported(let what):
+            "\(what) is not supported by this library"
+        case .invalidChange(let why):
+            "change refused: \(why)"
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// A size in pixels. For assets it is always the upright size (EXIF orientation or video
+/// rotation applied), so a portrait photo is taller than wide.
+public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// The size with width and height exchanged, as a quarter turn makes it.
+    public var transposed: PixelSize { PixelSize(width: height, height: width) }
+
+    /// The number of pixels.
+    public var area: Int { width.multipliedReportingOverflow(by: height).overflow ? .max : width * height }
+
+    /// Whether both sides are positive.
+    public var isEmpty: Bool { width <= 0 || height <= 0 }
+
+    /// The largest size with this aspect ratio that fits inside `bounds`, never larger than self.
+    public func fitting(in bounds: PixelSize) -> PixelSize {
+        guard !isEmpty, !bounds.isEmpty else { return PixelSize(width: 0, height: 0) }
+        let scale = min(1, min(Double(bounds.width) / Double(width), Double(bounds.height) / Double(height)))
+        return PixelSize(width: max(1, Int((Double(width) * scale).rounded())),
+                         height: max(1, Int((Double(height) * scale).rounded())))
+    }
+
+    /// Parses `"WxH"`, e.g. `"256x256"`.
+    public init?(parsing text: String) {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+              width > 0, height > 0 else { return nil }
+        self.init(width: width, height: height)
+    }
+
+    public var description: String { "\(width)x\(height)" }
+}

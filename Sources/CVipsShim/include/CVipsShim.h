@@ -1,0 +1,76 @@
+// Fixed-argument wrappers over libvips for Swift.
+//
+// Swift cannot call libvips' variadic functions, and importing <vips/vips.h> would pull all of
+// glib into Swift's view. This header only forward-declares the image type; the C file does the
+// real work. Every function returns 0 on success and -1 on failure; after a failure, call
+// cvips_take_error() at once to get (and clear) the message.
+#ifndef CVIPS_SHIM_H
+#define CVIPS_SHIM_H
+
+#include <stddef.h>
+
+typedef struct _VipsImage VipsImage;
+
+/// How strictly a loader treats damaged data (libvips' VipsFailOn).
+typedef enum {
+    CVIPS_FAIL_ON_NONE = 0,
+    CVIPS_FAIL_ON_TRUNCATED = 1,
+    CVIPS_FAIL_ON_ERROR = 2,
+    CVIPS_FAIL_ON_WARNING = 3,
+} cvips_fail_on;
+
+/// What a header read learns without decoding pixels.
+typedef struct {
+    int width;
+    int height;          // of the first page when the file has several
+    int bands;
+    int orientation;     // EXIF orientation 1...8; 1 when the file has none
+    int pages;           // 1 unless the format holds several pages or frames
+    int has_alpha;
+    char loader[48];     // libvips' loader name, e.g. "jpegload"
+} cvips_header;
+
+int cvips_init(void);
+void cvips_set_concurrency(int threads);
+
+/// Copies libvips' error text into `buffer` and clears it. libvips keeps one buffer per process.
+void cvips_take_error(char *buffer, size_t size);
+
+/// Reads the header of `path`; when `exif` is not NULL, also a copy of the raw EXIF block
+/// (free it with cvips_free; NULL and 0 when there is none).
+int cvips_read_header(const char *path, int fail_on, cvips_header *out, void **exif, size_t *exif_length);
+
+/// Shrink-on-load thumbnail that fits (crop = 0) or fills (crop = 1, centre) width x height,
+/// upright, never enlarged. `shrink_factor` > 1 asks a JPEG loader for a coarser decode.
+int cvips_thumbnail_file(const char *path, int width, int height, int crop, int fail_on, VipsImage **out);
+int cvips_thumbnail_buffer(const void *buffer, size_t length, int width, int height, int crop, int fail_on, VipsImage **out);
+
+/// Decodes the whole first page of `path` and turns it upright.
+int cvips_load_upright(const char *path, int fail_on, VipsImage **out);
+
+/// Loads an image from memory (no orientation applied).
+int cvips_load_buffer(const void *buffer, size_t length, int fail_on, VipsImage **out);
+
+/// Encodes to JPEG (sRGB, metadata stripped: the pixels are already upright) or WebP.
+int cvips_save_jpeg(VipsImage *image, int quality, int interlace, void **buffer, size_t *length);
+int cvips_save_webp(VipsImage *image, int quality, void **buffer, size_t *length);
+int cvips_save_png(VipsImage *image, void **buffer, size_t *length);
+
+/// The image as 8-bit sRGB pixels, interleaved, row by row; free with cvips_free.
+int cvips_to_srgb8(VipsImage *image, void **pixels, size_t *length, int *width, int *height, int *bands);
+
+/// An image from 8-bit interleaved pixels (copied).
+int cvips_from_pixels(const void *pixels, int width, int height, int bands, VipsImage **out);
+
+/// A photograph-like test scene: soft noise at several scales over a sky-to-ground gradient,
+/// with `label` (may be NULL) drawn large in the upper-left quadrant so orientation can be seen.
+int cvips_generate_scene(int width, int height, int seed, const char *label, VipsImage **out);
+
+int cvips_image_width(const VipsImage *image);
+int cvips_image_height(const VipsImage *image);
+int cvips_image_bands(const VipsImage *image);
+
+void cvips_unref(VipsImage *image);
+void cvips_free(void *memory);
+
+#endif
