@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "AssetsPicker",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "AssetsKit", targets: ["AssetsKit"]),
         .library(name: "ImageMetadata", targets: ["ImageMetadata"]),
@@ -36,11 +36,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Finds the shared test corpus and reads its manifest; used by tests only.
+        .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(name: "AssetsKitTests", dependencies: ["AssetsKit"]),
         .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata"]),
-        .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "AssetsKit"]),
-        .testTarget(name: "FolderLibraryTests", dependencies: ["FolderLibrary", "ImagePipeline", "AssetsKit"]),
-        .testTarget(name: "CLITests", dependencies: ["assets-picker"]),
+        .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "AssetsKit", "TestSupport"]),
+        .testTarget(name: "FolderLibraryTests", dependencies: ["FolderLibrary", "ImagePipeline", "AssetsKit", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["assets-picker", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,13 +5,13 @@ public struct FetchOptions: Sendable, Hashable {
     /// Which media types to include.
     public var mediaFilter: MediaFilter
     /// Creation-date order.
-    public var sortOrder: SortOrder
+    public var sortOrder: DateOrder
     /// At most this many assets (`nil`: no limit).
     public var limit: Int?
     /// Skip this many assets first.
     public var offset: Int
 
-    public init(mediaFilter: MediaFilter = .all, sortOrder: SortOrder = .newestFirst,
+    public init(mediaFilter: MediaFilter = .all, sortOrder: DateOrder = .newestFirst,
                 limit: Int? = nil, offset: Int = 0) {
         self.mediaFilter = mediaFilter
         self.sortOrder = sortOrder
@@ -21,7 +21,7 @@ public struct FetchOptions: Sendable, Hashable {
 }
 
 /// Order by creation date. Ties are broken by identifier so the order is total and stable.
-public enum SortOrder: String, Sendable, Hashable, Codable, CaseIterable {
+public enum DateOrder: String, Sendable, Hashable, Codable, CaseIterable {
     case newestFirst = "newest"
     case oldestFirst = "oldest"
 }

@@ -26,6 +26,14 @@ public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
                          height: max(1, Int((Double(height) * scale).rounded())))
     }
 
+    /// The smallest size with this aspect ratio that covers `bounds`, never larger than self.
+    public func covering(_ bounds: PixelSize) -> PixelSize {
+        guard !isEmpty, !bounds.isEmpty else { return PixelSize(width: 0, height: 0) }
+        let scale = min(1, max(Double(bounds.width) / Double(width), Double(bounds.height) / Double(height)))
+        return PixelSize(width: max(1, Int((Double(width) * scale).rounded(.up))),
+                         height: max(1, Int((Double(height) * scale).rounded(.up))))
+    }
+
     /// Parses `"WxH"`, e.g. `"256x256"`.
     public init?(parsing text: String) {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)

@@ -2,8 +2,15 @@
 #include <vips/vips.h>
 #include <string.h>
 
+// libvips reports damaged input as warnings on stderr as well as in its error buffer; the
+// pipeline turns them into typed errors, so the console copies are noise.
+static void ignore_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void)domain; (void)level; (void)message; (void)data;
+}
+
 int cvips_init(void) {
     if (VIPS_INIT("assets-picker") != 0) return -1;
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE, ignore_log, NULL);
     // Our own caches are keyed by file version; libvips' operation cache could hand back a
     // result for a file that changed on disk.
     vips_cache_set_max(0);
@@ -73,12 +80,25 @@ int cvips_thumbnail_buffer(const void *buffer, size_t length, int width, int hei
                                  "fail_on", (VipsFailOn)fail_on, NULL);
 }
 
+int cvips_thumbnail_image(VipsImage *image, int width, int height, VipsImage **out) {
+    return vips_thumbnail_image(image, out, width, "height", height, "size", VIPS_SIZE_DOWN, NULL);
+}
+
 int cvips_load_upright(const char *path, int fail_on, VipsImage **out) {
     VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL,
                                                 "fail_on", (VipsFailOn)fail_on, NULL);
     if (!image) return -1;
     int result = vips_autorot(image, out, NULL);
     g_object_unref(image);
+    return result;
+}
+
+int cvips_apply_orientation(VipsImage *image, int orientation, VipsImage **out) {
+    VipsImage *tagged = NULL;
+    if (vips_copy(image, &tagged, NULL) != 0) return -1;
+    vips_image_set_int(tagged, VIPS_META_ORIENTATION, orientation);
+    int result = vips_autorot(tagged, out, NULL);
+    g_object_unref(tagged);
     return result;
 }
 

@@ -45,8 +45,15 @@ int cvips_read_header(const char *path, int fail_on, cvips_header *out, void **e
 int cvips_thumbnail_file(const char *path, int width, int height, int crop, int fail_on, VipsImage **out);
 int cvips_thumbnail_buffer(const void *buffer, size_t length, int width, int height, int crop, int fail_on, VipsImage **out);
 
+/// Shrinks an image already in memory to fit width x height.
+int cvips_thumbnail_image(VipsImage *image, int width, int height, VipsImage **out);
+
 /// Decodes the whole first page of `path` and turns it upright.
 int cvips_load_upright(const char *path, int fail_on, VipsImage **out);
+
+/// Turns `image` upright as if it carried EXIF `orientation` (used for embedded thumbnails,
+/// which inherit the orientation of the photo they belong to).
+int cvips_apply_orientation(VipsImage *image, int orientation, VipsImage **out);
 
 /// Loads an image from memory (no orientation applied).
 int cvips_load_buffer(const void *buffer, size_t length, int fail_on, VipsImage **out);

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Typed views of IFD entry values. Each returns `nil` when the entry's type does not fit the
+/// requested kind of value.
+extension TIFFByteReader {
+    /// The longest string read from an ASCII entry; EXIF strings are short.
+    static let maximumStringLength = 1024
+
+    /// The first value of a BYTE, SHORT, LONG or IFD entry.
+    func integer(_ entry: ImageFileDirectory.Entry) -> Int? {
+        guard entry.count >= 1 else { return nil }
+        switch entry.type {
+        case .byte: return uint8(at: entry.valueOffset).map(Int.init)
+        case .short: return uint16(at: entry.valueOffset).map(Int.init)
+        case .long, .ifd: return uint32(at: entry.valueOffset).map(Int.init)
+        default: return nil
+        }
+    }
+
+    /// An ASCII (or UNDEFINED) entry as text, cut at the first NUL and trimmed of spaces;
+    /// `nil` when nothing is left.
+    func string(_ entry: ImageFileDirectory.Entry) -> String? {
+        guard entry.type == .ascii || entry.type == .undefined,
+              let range = range(offset: entry.valueOffset, length: min(entry.byteCount, Self.maximumStringLength))
+        else { return nil }
+        let text = bytes[range].prefix { $0 != 0 }
+        let trimmed = String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// The first `limit` values of a RATIONAL entry (fewer if it has fewer), or `nil` if any of
+    /// them has a zero denominator.
+    func rationals(_ entry: ImageFileDirectory.Entry, limit: Int) -> [Double]? {
+        guard entry.type == .rational else { return nil }
+        var values: [Double] = []
+        for index in 0..<min(entry.count, limit) {
+            let offset = entry.valueOffset + 8 * index
+            guard let numerator = uint32(at: offset), let denominator = uint32(at: offset + 4),
+                  denominator != 0 else { return nil }
+            values.append(Double(numerator) / Double(denominator))
+        }
+        return values
+    }
+}

@@ -1,0 +1,217 @@
+import AssetsKit
+import CVipsShim
+import Foundation
+import ImageMetadata
+
+/// Turns image files into upright, resized, encoded images with libvips.
+///
+/// Thumbnails use shrink-on-load (a JPEG is decoded at 1/2, 1/4 or 1/8 scale when that still
+/// covers the target), EXIF orientation is always applied, and the pixel limit is checked from
+/// the header before anything is decoded. Calls block while libvips works; run them off the
+/// main actor.
+public struct ImageRenderer: Sendable {
+    public let configuration: PipelineConfiguration
+
+    public init(configuration: PipelineConfiguration = PipelineConfiguration()) {
+        self.configuration = configuration
+    }
+
+    private var failOn: Int32 { configuration.strictness.rawValue }
+
+    /// Reads a file's header: size, orientation, pages, format and EXIF block.
+    public func header(of url: URL) throws -> ImageHeader {
+        try Vips.start()
+        try checkReadable(url)
+        var raw = cvips_header()
+        var exif: UnsafeMutableRawPointer?
+        var exifLength = 0
+        guard cvips_read_header(url.path, failOn, &raw, &exif, &exifLength) == 0 else {
+            throw loadError(for: url)
+        }
+        defer { cvips_free(exif) }
+        let loader = withUnsafeBytes(of: raw.loader) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        var header = ImageHeader(
+            storedSize: PixelSize(width: Int(raw.width), height: Int(raw.height)),
+            orientation: Int(raw.orientation),
+            pageCount: max(1, Int(raw.pages)),
+            hasAlpha: raw.has_alpha != 0,
+            format: Self.formatName(loader: loader, url: url),
+            exif: exif.map { Data(bytes: $0, count: exifLength) }
+        )
+        if header.format == "png", header.exif == nil, let block = try? PNGExifLocator.exifBlock(inPNGAt: url) {
+            header.exif = block
+            if let orientation = try? ExifReader.parse(block).orientation, orientation != 1 {
+                header.orientation = orientation
+                header.orientationOutsideDecoder = orientation
+            }
+        }
+        return header
+    }
+
+    /// Renders `url` to fit or fill `size`, upright, never enlarged.
+    public func render(_ url: URL, size: PixelSize, mode: ContentMode, format: ImageFormat, quality: Int) throws -> ImageResult {
+        let extraOrientation = try checkPixelLimit(of: url).orientationOutsideDecoder
+        let box = extraOrientation >= 5 ? size.transposed : size
+        var image: OpaquePointer?
+        let width = Int32(clamping: box.width), height = Int32(clamping: box.height)
+        guard cvips_thumbnail_file(url.path, width, height, mode == .fill ? 1 : 0, failOn, &image) == 0, let image else {
+            throw loadError(for: url)
+        }
+        return try encode(try oriented(VipsImageHandle(image), extraOrientation, name: url.path),
+                          format: format, quality: quality, source: .rendered, file: url.path)
+    }
+
+    /// Renders encoded image bytes (a video frame, an embedded thumbnail) to fit or fill `size`.
+    public func render(data: Data, name: String, size: PixelSize, mode: ContentMode,
+                       format: ImageFormat, quality: Int, source: ImageSource) throws -> ImageResult {
+        try Vips.start()
+        var image: OpaquePointer?
+        let width = Int32(clamping: size.width), height = Int32(clamping: size.height)
+        let status = data.withUnsafeBytes { bytes in
+            cvips_thumbnail_buffer(bytes.baseAddress, bytes.count, width, height, mode == .fill ? 1 : 0, failOn, &image)
+        }
+        guard status == 0, let image else {
+            throw ImagePipelineError.undecodable(file: name, reason: Vips.takeError())
+        }
+        return try encode(VipsImageHandle(image), format: format, quality: quality, source: source, file: name)
+    }
+
+    /// Decodes the whole image, upright, and encodes it.
+    public func fullResolution(_ url: URL, format: ImageFormat, quality: Int) throws -> ImageResult {
+        let extraOrientation = try checkPixelLimit(of: url).orientationOutsideDecoder
+        var image: OpaquePointer?
+        guard cvips_load_upright(url.path, failOn, &image) == 0, let image else {
+            throw loadError(for: url)
+        }
+        return try encode(try oriented(VipsImageHandle(image), extraOrientation, name: url.path),
+                          format: format, quality: quality, source: .fullResolution, file: url.path)
+    }
+
+    /// Turns an embedded EXIF thumbnail upright with its photo's `orientation` and encodes it;
+    /// orientation 1 passes the JPEG bytes through untouched.
+    public func uprightThumbnail(jpeg data: Data, orientation: Int, name: String,
+                                 format: ImageFormat, quality: Int) throws -> ImageResult {
+        try Vips.start()
+        let loaded = try load(data: data, name: name)
+        if orientation == 1 && format == .jpeg {
+            return ImageResult(data: data, format: .jpeg, pixelSize: loaded.pixelSize, isDegraded: true, source: .embeddedThumbnail)
+        }
+        var result = try encode(try oriented(loaded, orientation, name: name), format: format, quality: quality,
+                                source: .embeddedThumbnail, file: name)
+        result.isDegraded = true
+        return result
+    }
+
+    /// Decodes encoded bytes to 8-bit sRGB (or grey) pixels, as they are stored.
+    public func pixels(of data: Data, name: String) throws -> RawPixels {
+        try Vips.start()
+        let loaded = try load(data: data, name: name)
+        var memory: UnsafeMutableRawPointer?
+        var length = 0
+        var width: Int32 = 0, height: Int32 = 0, bands: Int32 = 0
+        guard cvips_to_srgb8(loaded.pointer, &memory, &length, &width, &height, &bands) == 0, let memory else {
+            throw ImagePipelineError.undecodable(file: name, reason: Vips.takeError())
+        }
+        defer { cvips_free(memory) }
+        return RawPixels(width: Int(width), height: Int(height), bands: Int(bands),
+                         bytes: [UInt8](UnsafeRawBufferPointer(start: memory, count: length)))
+    }
+
+    /// Encodes 8-bit interleaved pixels.
+    public func encode(_ pixels: RawPixels, format: ImageFormat, quality: Int) throws -> Data {
+        try Vips.start()
+        var image: OpaquePointer?
+        let status = pixels.bytes.withUnsafeBytes { bytes in
+            cvips_from_pixels(bytes.baseAddress, Int32(pixels.width), Int32(pixels.height), Int32(pixels.bands), &image)
+        }
+        guard status == 0, let image else { throw ImagePipelineError.encodingFailed(reason: Vips.takeError()) }
+        return try encode(VipsImageHandle(image), format: format, quality: quality, source: .rendered).data
+    }
+
+    // MARK: - Internals
+
+    /// Encodes `image`. libvips decodes lazily, while encoding, so damaged data of `file` shows
+    /// up here and is reported against it.
+    func encode(_ image: VipsImageHandle, format: ImageFormat, quality: Int, source: ImageSource, file: String? = nil) throws -> ImageResult {
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        let status: Int32 = switch format {
+        case .jpeg: cvips_save_jpeg(image.pointer, Int32(quality), 0, &buffer, &length)
+        case .webp: cvips_save_webp(image.pointer, Int32(quality), &buffer, &length)
+        }
+        guard status == 0, let buffer else {
+            let reason = Vips.takeError()
+            throw file.map { ImagePipelineError.undecodable(file: $0, reason: reason) } ?? .encodingFailed(reason: reason)
+        }
+        defer { cvips_free(buffer) }
+        return ImageResult(data: Data(bytes: buffer, count: length), format: format,
+                           pixelSize: image.pixelSize, isDegraded: false, source: source)
+    }
+
+    private func load(data: Data, name: String) throws -> VipsImageHandle {
+        var image: OpaquePointer?
+        let status = data.withUnsafeBytes { bytes in
+            cvips_load_buffer(bytes.baseAddress, bytes.count, failOn, &image)
+        }
+        guard status == 0, let image else {
+            throw ImagePipelineError.undecodable(file: name, reason: Vips.takeError())
+        }
+        return VipsImageHandle(image)
+    }
+
+    /// Reads the header and refuses an image over the pixel limit before anything is decoded.
+    @discardableResult
+    private func checkPixelLimit(of url: URL) throws -> ImageHeader {
+        let header = try header(of: url)
+        if header.storedSize.area > configuration.maxPixels {
+            throw ImagePipelineError.tooManyPixels(file: url.path, pixels: header.storedSize.area, limit: configuration.maxPixels)
+        }
+        return header
+    }
+
+    /// `image` turned by `orientation` (returned as is for 1).
+    private func oriented(_ image: VipsImageHandle, _ orientation: Int, name: String) throws -> VipsImageHandle {
+        guard orientation != 1 else { return image }
+        var turned: OpaquePointer?
+        guard cvips_apply_orientation(image.pointer, Int32(orientation), &turned) == 0, let turned else {
+            throw ImagePipelineError.undecodable(file: name, reason: Vips.takeError())
+        }
+        return VipsImageHandle(turned)
+    }
+
+    private func checkReadable(_ url: URL) throws {
+        var status = stat()
+        guard stat(url.path, &status) == 0 else {
+            throw ImagePipelineError.unreadable(file: url.path, reason: String(cString: strerror(errno)))
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw ImagePipelineError.unreadable(file: url.path, reason: "not a regular file")
+        }
+        guard access(url.path, R_OK) == 0 else {
+            throw ImagePipelineError.unreadable(file: url.path, reason: String(cString: strerror(errno)))
+        }
+        guard status.st_size > 0 else {
+            throw ImagePipelineError.undecodable(file: url.path, reason: "the file is empty")
+        }
+    }
+
+    private func loadError(for url: URL) -> ImagePipelineError {
+        let reason = Vips.takeError()
+        if reason.contains("is not a known file format") {
+            return .unsupportedFormat(file: url.path, reason: "not an image format libvips can read")
+        }
+        return .undecodable(file: url.path, reason: reason)
+    }
+
+    static func formatName(loader: String, url: URL) -> String {
+        let base = loader.replacingOccurrences(of: "load", with: "")
+            .replacingOccurrences(of: "_source", with: "")
+            .replacingOccurrences(of: "_file", with: "")
+        if base == "heif" {
+            return url.pathExtension.lowercased() == "avif" ? "avif" : "heif"
+        }
+        return base.isEmpty ? url.pathExtension.lowercased() : base
+    }
+}

@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// `assets-picker`: browse a photo library and get images of its assets.
+@main
+struct AssetsPickerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "assets-picker",
+        abstract: "Browse a photo library and get its photos and videos at the sizes you need.",
+        discussion: """
+            Without --library, a demo library is used; it is generated on first use in your \
+            data folder ($XDG_DATA_HOME or ~/.local/share).
+            """,
+        subcommands: [AlbumsCommand.self, AssetsCommand.self, ImageCommand.self, InfoCommand.self]
+    )
+}

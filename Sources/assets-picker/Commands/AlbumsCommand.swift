@@ -1,0 +1,53 @@
+import ArgumentParser
+import AssetsKit
+
+/// `albums`: every collection, the camera roll first, with counts and poster asset.
+struct AlbumsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "albums", abstract: "List the albums, camera roll first.")
+
+    @OptionGroup var options: LibraryOptions
+
+    @Option(name: .long, help: "Count only photo, video or all assets.")
+    var media: MediaFilter = .all
+
+    struct Row: Encodable {
+        let id: String
+        let title: String
+        let kind: CollectionKind
+        let estimatedCount: Int?
+        let count: Int
+        let posterAssetId: String?
+    }
+
+    struct Output: Encodable {
+        let library: String
+        let backend: String
+        let albums: [Row]
+    }
+
+    func run() async throws {
+        let library = try await options.open()
+        var rows: [Row] = []
+        for collection in try await library.collections() {
+            let count = try await library.assetCount(in: collection.id, filter: media)
+            let poster = try await library.keyAsset(of: collection.id, filter: media)
+            rows.append(Row(id: collection.id.rawValue, title: collection.title, kind: collection.kind,
+                            estimatedCount: collection.estimatedAssetCount, count: count,
+                            posterAssetId: poster?.id.description))
+        }
+        if options.json {
+            try JSONOutput.print(Output(library: library.rootURL.path, backend: library.backendName, albums: rows))
+            return
+        }
+        print("Library \(library.rootURL.path) (\(library.backendName))")
+        for row in rows {
+            print("\(row.title.padding(toLength: 28, withPad: " ", startingAt: 0)) \(String(row.count).leftPadded(6))  \(row.kind.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0))  \(row.id)")
+        }
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

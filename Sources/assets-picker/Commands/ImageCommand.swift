@@ -1,0 +1,99 @@
+import ArgumentParser
+import AssetsKit
+import Foundation
+
+/// `image`: renders one asset for a target size and writes the final image.
+struct ImageCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "image",
+        abstract: "Write an image of an asset for a target size.",
+        discussion: "Prints the degraded answers received before the final one, which is written to --out.")
+
+    @OptionGroup var options: LibraryOptions
+
+    @Option(name: .long, help: "The asset id (UUID/L0/001 or assets-library://...).")
+    var asset: AssetIdentifier
+
+    @Option(name: .long, help: "Target size WxH, e.g. 256x256, or 'full' for full resolution.",
+            transform: { text in
+                if text == "full" { return PixelSize.maximum }
+                guard let size = PixelSize(parsing: text) else { throw ValidationError("--size must be WxH with positive numbers, e.g. 256x256, or 'full'") }
+                return size
+            })
+    var size: PixelSize
+
+    @Option(name: .long, help: "fit or fill.")
+    var mode: ContentMode = .fit
+
+    @Option(name: .long, help: "jpeg or webp.")
+    var format: ImageFormat = .jpeg
+
+    @Option(name: .long, help: "Encoder quality, 1 to 100.")
+    var quality: Int = 85
+
+    @Option(name: .long, help: "opportunistic, highQualityFormat or fastFormat.")
+    var delivery: DeliveryMode = .opportunistic
+
+    @Option(name: .long, help: "Where to write the final image.", transform: { URL(fileURLWithPath: $0) })
+    var out: URL
+
+    struct Answer: Encodable {
+        let pixelWidth: Int
+        let pixelHeight: Int
+        let byteSize: Int
+        let source: ImageSource
+
+        init(_ result: ImageResult) {
+            pixelWidth = result.pixelSize.width
+            pixelHeight = result.pixelSize.height
+            byteSize = result.data.count
+            source = result.source
+        }
+    }
+
+    struct Output: Encodable {
+        let asset: String
+        let out: String
+        let format: ImageFormat
+        let pixelWidth: Int
+        let pixelHeight: Int
+        let byteSize: Int
+        let source: ImageSource
+        let degradedAnswers: [Answer]
+    }
+
+    func validate() throws {
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
+    }
+
+    func run() async throws {
+        let library = try await options.open()
+        let target = try await library.asset(asset)
+        let request = ImageRequest(targetSize: size, contentMode: mode, deliveryMode: delivery,
+                                   format: format, quality: quality, isNetworkAccessAllowed: size == .maximum)
+        var degraded: [Answer] = []
+        var final: ImageResult?
+        for try await result in library.image(for: target, request: request) {
+            if result.isDegraded {
+                degraded.append(Answer(result))
+                if !options.json { print("degraded \(result.pixelSize) from \(result.source.rawValue), \(result.data.count) bytes") }
+            } else {
+                final = result
+            }
+        }
+        guard let final else { throw LibraryError.unsupported("an image of \(target.filename)") }
+        do {
+            try final.data.write(to: out, options: .atomic)
+        } catch {
+            throw ValidationError("cannot write \(out.path): \(error.localizedDescription)")
+        }
+        if options.json {
+            let answer = Answer(final)
+            try JSONOutput.print(Output(asset: target.id.description, out: out.path, format: format,
+                                        pixelWidth: answer.pixelWidth, pixelHeight: answer.pixelHeight,
+                                        byteSize: answer.byteSize, source: answer.source, degradedAnswers: degraded))
+        } else {
+            print("final \(final.pixelSize) from \(final.source.rawValue), \(final.data.count) bytes -> \(out.path)")
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import AssetsKit
+import Foundation
+import Testing
+@testable import ImagePipeline
+
+@Suite("VideoProbe")
+struct VideoProbeTests {
+    @Test func mp4() async throws {
+        let info = try await VideoProbe.probe(TestData.file("E_formats/puremagic__test.mp4"))
+        #expect(abs(try #require(info.duration) - 1.003) < 0.05)
+        #expect(info.codedSize == PixelSize(width: 720, height: 480))
+        #expect(info.rotation == 0)
+        #expect(info.uprightSize == PixelSize(width: 720, height: 480))
+        #expect(info.codecName == "h264")
+        #expect(info.frameCount == 29)
+        #expect(info.formatName == "mov,mp4,m4a,3gp,3g2,mj2")
+        #expect(info.creationDate == nil)
+    }
+
+    @Test func mkvCreationDateFromContainerTags() async throws {
+        let info = try await VideoProbe.probe(TestData.file("E_formats/puremagic__test.mkv"))
+        #expect(abs(try #require(info.duration) - 0.967) < 0.05)
+        #expect(info.codedSize == PixelSize(width: 720, height: 480))
+        #expect(info.codecName == "hevc")
+        #expect(info.frameCount == nil)
+        #expect(info.formatName == "matroska,webm")
+        #expect(info.creationDate == ISO8601.date(from: "2020-03-18T18:27:35Z"))
+    }
+
+    @Test func threeG2() async throws {
+        let info = try await VideoProbe.probe(TestData.file("E_formats/puremagic__test.3g2"))
+        #expect(abs(try #require(info.duration) - 1.11) < 0.05)
+        #expect(info.codedSize == PixelSize(width: 176, height: 144))
+        #expect(info.codecName == "h263")
+        #expect(info.frameCount == 14)
+        #expect(info.creationDate == ISO8601.date(from: "2013-01-06T04:42:01Z"))
+    }
+
+    @Test func movWithoutMediaStillProbesAndSkipsCoverArt() async throws {
+        // The file keeps its metadata but not its media; ffprobe still reports the streams.
+        // Its 8x8 attached picture must not be taken for the video stream.
+        let info = try await VideoProbe.probe(TestData.file("E_formats/exiftool__QuickTime.mov"))
+        #expect(info.codedSize == PixelSize(width: 320, height: 240))
+        #expect(info.codecName == "mjpeg")
+        #expect(abs(try #require(info.duration) - 4.967) < 0.05)
+        #expect(info.creationDate == ISO8601.date(from: "2005-08-11T14:03:54Z"))
+    }
+
+    @Test func rotatedVideo() async throws {
+        let video = try await RotatedVideo.make()
+        let info = try await VideoProbe.probe(video)
+        #expect(info.codedSize == PixelSize(width: 320, height: 240))
+        #expect(info.rotation == 90)
+        #expect(info.uprightSize == PixelSize(width: 240, height: 320))
+        #expect(abs(try #require(info.duration) - 1.0) < 0.05)
+    }
+
+    @Test func stillImageIsNotAVideo() async throws {
+        let jpeg = TestData.file("A_camera_exif/jhead__sony.jpg")
+        await #expect(throws: VideoError.noVideoStream(file: jpeg)) { _ = try await VideoProbe.probe(jpeg) }
+    }
+
+    @Test func textFileIsUnreadable() async throws {
+        let text = try TestData.temporaryFolder().appendingPathComponent("notes.mp4")
+        try Data("not a video\n".utf8).write(to: text)
+        let error = await #expect(throws: VideoError.self) { _ = try await VideoProbe.probe(text) }
+        guard case let .unreadable(file, reason) = error else {
+            Issue.record("expected unreadable, got \(String(describing: error))")
+            return
+        }
+        #expect(file == text)
+        #expect(reason.contains("Invalid data"))
+        #expect(error?.description.contains("notes.mp4") == true)
+    }
+
+    @Test func missingFileIsNamed() async throws {
+        let missing = URL(fileURLWithPath: "/nonexistent/holiday.mp4")
+        let error = await #expect(throws: VideoError.fileNotFound(file: missing)) { _ = try await VideoProbe.probe(missing) }
+        #expect(error?.description == "/nonexistent/holiday.mp4: no such file")
+    }
+
+    @Test(arguments: [
+        ("2020-03-18T18:27:35.000000Z", "2020-03-18T18:27:35Z"),
+        ("2013-01-06 04:42:01", "2013-01-06T04:42:01Z"),
+        ("2019-10-14T17:00:20+0200", "2019-10-14T15:00:20Z"),
+    ])
+    func creationDateForms(text: String, expected: String) {
+        #expect(VideoProbe.creationDate(text) == ISO8601.date(from: expected))
+    }
+
+    @Test(arguments: ["1904-01-01T00:00:00.000000Z", "1970-01-01T00:00:00.000000Z", "0000-00-00", "junk", ""])
+    func placeholderCreationDatesAreIgnored(text: String) {
+        #expect(VideoProbe.creationDate(text) == nil)
+    }
+}
+
+/// A one-second 320x240 clip whose display matrix turns it 90° clockwise, as a phone held
+/// upright records it.
+enum RotatedVideo {
+    static func make() async throws -> URL {
+        let folder = try TestData.temporaryFolder()
+        let plain = folder.appendingPathComponent("plain.mp4"), rotated = folder.appendingPathComponent("rotated.mp4")
+        let encode = try await ToolRunner.run(.ffmpeg, arguments: [
+            "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=10", "-t", "1",
+            "-c:v", "libx264", "-pix_fmt", "yuv420p", plain.path,
+        ])
+        try #require(encode.succeeded, "\(encode.standardError)")
+        // FFmpeg 5.1 only turns the `rotate` tag into a display matrix when stream-copying, and
+        // reads it counter-clockwise: rotate=270 gives ffprobe's `rotation: -90`, i.e. 90° clockwise.
+        let tag = try await ToolRunner.run(.ffmpeg, arguments: [
+            "-nostdin", "-loglevel", "error", "-i", plain.path, "-c", "copy", "-metadata:s:v:0", "rotate=270", rotated.path,
+        ])
+        try #require(tag.succeeded, "\(tag.standardError)")
+        return rotated
+    }
+}
