@@ -74,6 +74,35 @@ int cvips_thumbnail_file(const char *path, int width, int height, int crop, int 
                           "fail_on", (VipsFailOn)fail_on, NULL);
 }
 
+// The largest JPEG shrink-on-load factor whose result still covers width x height (fill) or
+// still reaches the fitted size (fit); `width x height` is the upright target.
+static int coarsest_jpeg_shrink(int stored_width, int stored_height, int orientation, int width, int height, int crop) {
+    if (orientation >= 5) { int swap = width; width = height; height = swap; }
+    double hscale = (double)stored_width / width, vscale = (double)stored_height / height;
+    double shrink = crop ? (hscale < vscale ? hscale : vscale) : (hscale > vscale ? hscale : vscale);
+    int factor = 1;
+    while (factor < 8 && shrink >= factor * 2) factor *= 2;
+    return factor;
+}
+
+int cvips_thumbnail_file_fast(const char *path, int width, int height, int crop, int fail_on, VipsImage **out) {
+    VipsImage *header = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", (VipsFailOn)fail_on, NULL);
+    if (!header) return -1;
+    const char *loader = NULL;
+    int is_jpeg = vips_image_get_typeof(header, VIPS_META_LOADER) &&
+        vips_image_get_string(header, VIPS_META_LOADER, &loader) == 0 && loader && strcmp(loader, "jpegload") == 0;
+    int factor = is_jpeg ? coarsest_jpeg_shrink(header->Xsize, header->Ysize, orientation_of(header), width, height, crop) : 1;
+    g_object_unref(header);
+    if (factor == 1) return cvips_thumbnail_file(path, width, height, crop, fail_on, out);
+    VipsImage *shrunk = NULL;
+    if (vips_jpegload(path, &shrunk, "shrink", factor, "access", VIPS_ACCESS_SEQUENTIAL,
+                      "fail_on", (VipsFailOn)fail_on, NULL) != 0) return -1;
+    int result = vips_thumbnail_image(shrunk, out, width, "height", height, "size", VIPS_SIZE_DOWN,
+                                      "crop", crop ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE, NULL);
+    g_object_unref(shrunk);
+    return result;
+}
+
 int cvips_thumbnail_buffer(const void *buffer, size_t length, int width, int height, int crop, int fail_on, VipsImage **out) {
     return vips_thumbnail_buffer((void *)buffer, length, out, width, "height", height, "size", VIPS_SIZE_DOWN,
                                  "crop", crop ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE,

@@ -43,6 +43,10 @@ int cvips_read_header(const char *path, int fail_on, cvips_header *out, void **e
 /// Shrink-on-load thumbnail that fits (crop = 0) or fills (crop = 1, centre) width x height,
 /// upright, never enlarged. `shrink_factor` > 1 asks a JPEG loader for a coarser decode.
 int cvips_thumbnail_file(const char *path, int width, int height, int crop, int fail_on, VipsImage **out);
+/// Like cvips_thumbnail_file, but quicker for JPEG: decodes at the coarsest shrink-on-load
+/// factor (1/2, 1/4, 1/8) whose result still covers the target, where libvips' thumbnail keeps
+/// a further factor of two for quality. Other formats take the ordinary path.
+int cvips_thumbnail_file_fast(const char *path, int width, int height, int crop, int fail_on, VipsImage **out);
 int cvips_thumbnail_buffer(const void *buffer, size_t length, int width, int height, int crop, int fail_on, VipsImage **out);
 
 /// Shrinks an image already in memory to fit width x height.

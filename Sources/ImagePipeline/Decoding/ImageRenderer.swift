@@ -18,6 +18,13 @@ public struct ImageRenderer: Sendable {
 
     private var failOn: Int32 { configuration.strictness.rawValue }
 
+    /// Sets how many threads libvips may use inside one image operation (process-wide).
+    /// The pipeline runs one render per core, so 1 is usually right for throughput.
+    public static func setThreadsPerOperation(_ threads: Int) throws {
+        try Vips.start()
+        cvips_set_concurrency(Int32(max(1, threads)))
+    }
+
     /// Reads a file's header: size, orientation, pages, format and EXIF block.
     public func header(of url: URL) throws -> ImageHeader {
         try Vips.start()
@@ -51,12 +58,21 @@ public struct ImageRenderer: Sendable {
     }
 
     /// Renders `url` to fit or fill `size`, upright, never enlarged.
-    public func render(_ url: URL, size: PixelSize, mode: ContentMode, format: ImageFormat, quality: Int) throws -> ImageResult {
+    ///
+    /// ``ResizeMode/fast`` decodes a JPEG at the coarsest scale that still covers the target
+    /// (e.g. 1/8 of a 12-MP photo for a 256-pixel thumbnail), where ``ResizeMode/exact`` keeps
+    /// twice the target for a sharper reduction.
+    public func render(_ url: URL, size: PixelSize, mode: ContentMode, format: ImageFormat, quality: Int,
+                       resizeMode: ResizeMode = .exact) throws -> ImageResult {
         let extraOrientation = try checkPixelLimit(of: url).orientationOutsideDecoder
         let box = extraOrientation >= 5 ? size.transposed : size
         var image: OpaquePointer?
-        let width = Int32(clamping: box.width), height = Int32(clamping: box.height)
-        guard cvips_thumbnail_file(url.path, width, height, mode == .fill ? 1 : 0, failOn, &image) == 0, let image else {
+        let width = Int32(clamping: box.width), height = Int32(clamping: box.height), crop: Int32 = mode == .fill ? 1 : 0
+        let status = switch resizeMode {
+        case .exact: cvips_thumbnail_file(url.path, width, height, crop, failOn, &image)
+        case .fast: cvips_thumbnail_file_fast(url.path, width, height, crop, failOn, &image)
+        }
+        guard status == 0, let image else {
             throw loadError(for: url)
         }
         return try encode(try oriented(VipsImageHandle(image), extraOrientation, name: url.path),
