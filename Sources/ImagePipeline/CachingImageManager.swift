@@ -1,0 +1,129 @@
+import AssetsKit
+import Foundation
+import Synchronization
+
+/// Delivers images of assets fast and frugally: the PHCachingImageManager role.
+///
+/// A request is answered from the memory cache, then the disk cache, then by rendering the
+/// original. Identical requests in flight share one render; renders run a bounded number at
+/// a time, what is on screen before what is prefetched; ``startCaching(_:request:)`` warms the
+/// caches for the grid cells about to appear without ever delaying a visible request.
+public final class CachingImageManager: Sendable {
+    public let memoryCache: MemoryImageCache
+    public let diskCache: DiskImageCache?
+    let rendering: any ImageRendering
+    let scheduler: RenderScheduler
+    let coalescer = RenderCoalescer()
+    let prefetches = Mutex<[ImageCacheKey: Task<Void, Never>]>([:])
+
+    public init(configuration: ImageManagerConfiguration = ImageManagerConfiguration(),
+                rendering: any ImageRendering = LibvipsImageRendering()) throws {
+        memoryCache = MemoryImageCache(byteLimit: configuration.memoryCacheBytes)
+        diskCache = try configuration.diskCacheDirectory.map { try DiskImageCache(directory: $0, byteLimit: configuration.diskCacheBytes) }
+        self.rendering = rendering
+        scheduler = RenderScheduler(width: configuration.maxConcurrentRenders)
+    }
+
+    /// Renders `source` for `request`.
+    ///
+    /// With ``DeliveryMode/opportunistic`` the stream first yields a degraded image — a smaller
+    /// cached rendition or the embedded EXIF thumbnail — when one is at hand, and always ends
+    /// with exactly one final image. ``DeliveryMode/highQualityFormat`` yields the final image
+    /// only; ``DeliveryMode/fastFormat`` yields one image, the quickest available (possibly
+    /// smaller, rendered with ``ResizeMode/fast`` when nothing is at hand). A cache hit is one
+    /// final image in every mode. Cancelling the consuming task stops delivery, and the work
+    /// too unless another request shares it.
+    public func image(for source: ImageSourceFile, request: ImageRequest) -> AsyncThrowingStream<ImageResult, Error> {
+        let (stream, continuation) = AsyncThrowingStream<ImageResult, Error>.makeStream()
+        let task = Task {
+            do {
+                try await deliver(source, request) { continuation.yield($0) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// The number of renders started so far; coalesced requests count once.
+    public var renderCount: Int {
+        get async { await coalescer.workStarted }
+    }
+
+    private func deliver(_ source: ImageSourceFile, _ request: ImageRequest, yield: (ImageResult) -> Void) async throws {
+        let key = ImageCacheKey(source: source.version, request: request)
+        if let cached = cachedImage(for: key) {
+            yield(cached)
+            return
+        }
+        switch request.deliveryMode {
+        case .opportunistic:
+            if var quick = quickImage(of: source, for: request) {
+                quick.isDegraded = true
+                yield(quick)
+            }
+            yield(try await rendition(key, of: source, for: request, priority: .visible))
+        case .highQualityFormat:
+            yield(try await rendition(key, of: source, for: request, priority: .visible))
+        case .fastFormat:
+            if var quick = quickImage(of: source, for: request) {
+                quick.isDegraded = false
+                yield(quick)
+            } else {
+                var fast = request
+                fast.resizeMode = .fast
+                yield(try await rendition(ImageCacheKey(source: source.version, request: fast), of: source, for: fast, priority: .visible))
+            }
+        }
+    }
+
+    /// The cached image for `key`: memory first, then disk (which refills memory).
+    func cachedImage(for key: ImageCacheKey) -> ImageResult? {
+        if var hit = memoryCache.image(for: key) {
+            hit.source = .memoryCache
+            return hit
+        }
+        guard let hit = diskCache?.image(for: key) else { return nil }
+        memoryCache.store(hit, for: key)
+        return hit
+    }
+
+    /// Something smaller to show at once: a cached rendition, else the embedded thumbnail.
+    private func quickImage(of source: ImageSourceFile, for request: ImageRequest) -> ImageResult? {
+        if var smaller = memoryCache.largestRendition(of: source.version, smallerThan: request.targetSize) {
+            smaller.source = .memoryCache
+            return smaller
+        }
+        guard let thumbnail = rendering.quickImage(source, request: request),
+              thumbnail.pixelSize.area < request.targetSize.area else { return nil }
+        return thumbnail
+    }
+
+    /// The final rendition, shared with identical requests in flight, rendered when its turn
+    /// comes and kept in the caches (full-resolution images are not cached).
+    func rendition(_ key: ImageCacheKey, of source: ImageSourceFile, for request: ImageRequest,
+                   priority: RenderPriority) async throws -> ImageResult {
+        try await coalescer.result(for: key, joined: { [scheduler] in
+            if priority == .visible { await scheduler.promote(key) }
+        }) { [self] in
+            if let cached = cachedImage(for: key) { return cached }
+            let granted = try await scheduler.acquire(for: key, priority: priority)
+            let outcome: Result<ImageResult, Error>
+            do {
+                outcome = .success(try await rendering.render(source, request: request))
+            } catch {
+                outcome = .failure(error)
+            }
+            await scheduler.release(granted)
+            var result = try outcome.get()
+            result.isDegraded = false
+            if !request.isFullResolution {
+                memoryCache.store(result, for: key)
+                diskCache?.store(result, for: key)
+            }
+            return result
+        }
+    }
+}

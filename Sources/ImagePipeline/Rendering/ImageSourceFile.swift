@@ -1,0 +1,57 @@
+import AssetsKit
+import Foundation
+
+/// The original behind an asset, as the image pipeline needs it: where it is, which version it
+/// is, and what it is.
+public struct ImageSourceFile: Sendable, Hashable {
+    /// A stable name of the asset (its UUID), shared by every version of its file.
+    public var assetKey: String
+    public var url: URL
+    /// The file's size and modification date: a new version gets new cache entries.
+    public var byteSize: Int64
+    public var modificationDate: Date
+    public var mediaType: MediaType
+    /// Upright size.
+    public var pixelSize: PixelSize
+    public var orientation: Int
+    public var hasEmbeddedThumbnail: Bool
+
+    public init(assetKey: String, url: URL, byteSize: Int64, modificationDate: Date, mediaType: MediaType,
+                pixelSize: PixelSize, orientation: Int = 1, hasEmbeddedThumbnail: Bool = false) {
+        self.assetKey = assetKey
+        self.url = url
+        self.byteSize = byteSize
+        self.modificationDate = modificationDate
+        self.mediaType = mediaType
+        self.pixelSize = pixelSize
+        self.orientation = orientation
+        self.hasEmbeddedThumbnail = hasEmbeddedThumbnail
+    }
+
+    /// The source of `asset`, whose original is the file at `url`.
+    public init(asset: Asset, url: URL) {
+        self.init(assetKey: asset.id.uuid.uuidString, url: url, byteSize: asset.byteSize,
+                  modificationDate: asset.modificationDate, mediaType: asset.mediaType, pixelSize: asset.pixelSize,
+                  orientation: asset.orientation, hasEmbeddedThumbnail: asset.hasEmbeddedThumbnail)
+    }
+
+    /// Identifies this version of the file: asset, size and modification time to the nanosecond.
+    public var version: SourceVersion {
+        SourceVersion(assetKey: assetKey, byteSize: byteSize,
+                      modificationTime: Int64((modificationDate.timeIntervalSince1970 * 1e9).rounded()))
+    }
+}
+
+/// One version of one asset's original file.
+public struct SourceVersion: Sendable, Hashable {
+    public var assetKey: String
+    public var byteSize: Int64
+    /// Nanoseconds since 1970.
+    public var modificationTime: Int64
+
+    public init(assetKey: String, byteSize: Int64, modificationTime: Int64) {
+        self.assetKey = assetKey
+        self.byteSize = byteSize
+        self.modificationTime = modificationTime
+    }
+}

@@ -1,0 +1,64 @@
+import AssetsKit
+import Foundation
+import ImagePipeline
+import Testing
+import TestSupport
+
+@Suite("Prefetching warms the caches and never delays a visible request")
+struct PrefetchTests {
+    let request = ImageRequest(targetSize: PixelSize(width: 128, height: 128), contentMode: .fill)
+
+    @Test("a visible request starts before queued prefetch work, with a slow decode")
+    func visibleFirst() async throws {
+        let rendering = TestRendering(delay: .milliseconds(250))
+        let manager = try CachingImageManager(configuration: ImageManagerConfiguration(maxConcurrentRenders: 2), rendering: rendering)
+        let sources = try await (0..<8).asyncMap { try await TestSources.source("A_camera_exif/pillow__flower.jpg", key: "prefetch-\($0)") }
+        manager.startCaching(sources, request: request)
+        try await Task.sleep(for: .milliseconds(30))
+        let visible = try await TestSources.source("A_camera_exif/pillow__flower.jpg", key: "visible")
+        let clock = ContinuousClock()
+        let started = clock.now
+        let results = try await manager.image(for: visible, request: ImageRequest(targetSize: request.targetSize, contentMode: .fill,
+                                                                                  deliveryMode: .highQualityFormat)).reduce(into: []) { $0.append($1) }
+        let waited = clock.now - started
+        #expect(results.count == 1)
+        let order = rendering.started
+        let position = try #require(order.firstIndex(of: "visible"))
+        #expect(position <= 1, "only the prefetch already running may start before it: \(order)")
+        #expect(waited < .milliseconds(500), "one slow render, not a queue of them")
+        manager.stopCachingAll()
+    }
+
+    @Test("prefetched images are then served from the memory cache")
+    func prefetchFillsCache() async throws {
+        let manager = try CachingImageManager()
+        let sources = try await ["A_camera_exif/pillow__flower.jpg", "A_camera_exif/jhead__sony.jpg"].asyncMap { try await TestSources.source($0) }
+        manager.startCaching(sources, request: request)
+        while manager.prefetchCount > 0 { try await Task.sleep(for: .milliseconds(10)) }
+        for source in sources {
+            let results = try await manager.image(for: source, request: request).reduce(into: []) { $0.append($1) }
+            #expect(results.map(\.source) == [.memoryCache])
+        }
+        #expect(await manager.renderCount == 2)
+    }
+
+    @Test("stopCaching cancels prefetch work that has not started")
+    func stopCaching() async throws {
+        let rendering = TestRendering(delay: .milliseconds(200))
+        let manager = try CachingImageManager(configuration: ImageManagerConfiguration(maxConcurrentRenders: 2), rendering: rendering)
+        let sources = try await (0..<6).asyncMap { try await TestSources.source("A_camera_exif/jhead__sony.jpg", key: "p\($0)") }
+        manager.startCaching(sources, request: request)
+        try await Task.sleep(for: .milliseconds(30))
+        manager.stopCaching(Array(sources.dropFirst()), request: request)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(rendering.started == ["p0"])
+    }
+}
+
+extension Sequence {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var mapped: [T] = []
+        for element in self { mapped.append(try await transform(element)) }
+        return mapped
+    }
+}

@@ -1,0 +1,52 @@
+import AssetsKit
+import Foundation
+import ImagePipeline
+import Synchronization
+import TestSupport
+
+/// A renderer for tests: real libvips renders, optionally slowed down, with a log of what
+/// started in which order.
+final class TestRendering: ImageRendering {
+    let delay: Duration
+    private let real = LibvipsImageRendering()
+    private let log = Mutex<[String]>([])
+
+    init(delay: Duration = .zero) {
+        self.delay = delay
+    }
+
+    /// The asset keys of the renders started, in order.
+    var started: [String] { log.withLock { $0 } }
+
+    func render(_ source: ImageSourceFile, request: ImageRequest) async throws -> ImageResult {
+        log.withLock { $0.append(source.assetKey) }
+        if delay > .zero { try await Task.sleep(for: delay) }
+        return try await real.render(source, request: request)
+    }
+
+    func quickImage(_ source: ImageSourceFile, request: ImageRequest) -> ImageResult? {
+        real.quickImage(source, request: request)
+    }
+}
+
+/// Image sources made from corpus files, each under its own asset key.
+enum TestSources {
+    static func source(_ relativePath: String, key: String? = nil) async throws -> ImageSourceFile {
+        try await source(at: Corpus.file(relativePath), key: key ?? relativePath)
+    }
+
+    static func source(at url: URL, key: String) async throws -> ImageSourceFile {
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        let metadata = try await MediaMetadataReader().read(url, as: .photo)
+        return ImageSourceFile(assetKey: key, url: url, byteSize: (attributes[.size] as? NSNumber)?.int64Value ?? 0,
+                               modificationDate: attributes[.modificationDate] as? Date ?? Date(), mediaType: .photo,
+                               pixelSize: metadata.pixelSize, orientation: metadata.orientation,
+                               hasEmbeddedThumbnail: metadata.hasEmbeddedThumbnail)
+    }
+
+    static func temporaryDirectory() -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
