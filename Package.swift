@@ -39,8 +39,8 @@ let package = Package(
         // Finds the shared test corpus and reads its manifest; used by tests only.
         .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(name: "AssetsKitTests", dependencies: ["AssetsKit"]),
-        .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata"]),
-        .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "AssetsKit", "TestSupport"]),
+        .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "TestSupport"]),
+        .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "ImageMetadata", "AssetsKit", "TestSupport"]),
         .testTarget(name: "FolderLibraryTests", dependencies: ["FolderLibrary", "ImagePipeline", "AssetsKit", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["assets-picker", "TestSupport"]),
     ],

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The shared real-file corpus (`../shared/testdata` beside the package, or
 /// `$ASSETS_PICKER_TESTDATA`) and its MANIFEST.tsv.
@@ -14,17 +15,7 @@ enum TestCorpus {
         var description: String { file }
     }
 
-    static let root: URL = {
-        if let path = ProcessInfo.processInfo.environment["ASSETS_PICKER_TESTDATA"] {
-            return URL(fileURLWithPath: path)
-        }
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while directory.path != "/",
-              !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-            directory.deleteLastPathComponent()
-        }
-        return directory.deletingLastPathComponent().appendingPathComponent("shared/testdata")
-    }()
+    static let root = Corpus.root
 
     /// All manifest rows; empty if the manifest is missing (the corpus test then fails).
     static let entries: [Entry] = {

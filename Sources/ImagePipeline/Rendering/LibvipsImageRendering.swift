@@ -13,9 +13,9 @@ public struct LibvipsImageRendering: ImageRendering {
     public func render(_ source: ImageSourceFile, request: ImageRequest) async throws -> ImageResult {
         switch source.mediaType {
         case .photo where request.isFullResolution:
-            return try await Self.offPool { try renderer.fullResolution(source.url, format: request.format, quality: request.quality) }
+            return try await BlockingWork.run { try renderer.fullResolution(source.url, format: request.format, quality: request.quality) }
         case .photo:
-            return try await Self.offPool {
+            return try await BlockingWork.run {
                 try renderer.render(source.url, size: request.targetSize, mode: request.contentMode, format: request.format,
                                     quality: request.quality, resizeMode: request.resizeMode)
             }
@@ -24,7 +24,7 @@ public struct LibvipsImageRendering: ImageRendering {
             let frameSize = request.contentMode == .fill ? source.pixelSize.covering(target) : target
             let frame = try await VideoPosterFrame.extract(from: source.url, maxSize: frameSize, at: nil)
             try Task.checkCancellation()
-            return try await Self.offPool {
+            return try await BlockingWork.run {
                 try renderer.render(data: frame, name: source.url.path, size: target, mode: request.contentMode,
                                     format: request.format, quality: request.quality, source: .videoFrame)
             }
@@ -36,16 +36,5 @@ public struct LibvipsImageRendering: ImageRendering {
               let bytes = try? EmbeddedThumbnail.extract(fromJPEGAt: source.url) else { return nil }
         return try? renderer.uprightThumbnail(jpeg: bytes, orientation: source.orientation, name: source.url.path,
                                               format: request.format, quality: request.quality)
-    }
-
-    /// Runs blocking libvips work on a Dispatch thread, so it never holds a thread of Swift's
-    /// cooperative pool (which the server and everything async share).
-    static func offPool<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-        try Task.checkCancellation()
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(with: Result { try work() })
-            }
-        }
     }
 }

@@ -1,21 +1,9 @@
 import Foundation
+import TestSupport
 
-/// The shared test corpus: `$ASSETS_PICKER_TESTDATA`, else `../shared/testdata` next to the
-/// package root (the folder holding Package.swift, found by walking up from this file).
+/// The shared test corpus, and scratch folders for video tests.
 enum TestData {
-    static let root: URL = {
-        if let path = ProcessInfo.processInfo.environment["ASSETS_PICKER_TESTDATA"], !path.isEmpty {
-            return URL(fileURLWithPath: path, isDirectory: true)
-        }
-        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while folder.path != "/" {
-            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
-                return folder.deletingLastPathComponent().appendingPathComponent("shared/testdata", isDirectory: true)
-            }
-            folder = folder.deletingLastPathComponent()
-        }
-        fatalError("Package.swift not found above \(#filePath)")
-    }()
+    static let root = Corpus.root
 
     static func file(_ relativePath: String) -> URL {
         root.appendingPathComponent(relativePath)

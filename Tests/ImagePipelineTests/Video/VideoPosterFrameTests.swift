@@ -42,7 +42,7 @@ struct VideoPosterFrameTests {
         await #expect(throws: VideoError.noFrames(file: mov)) {
             _ = try await VideoPosterFrame.extract(from: mov, maxSize: PixelSize(width: 256, height: 256))
         }
-        #expect(clock.now - start < .seconds(5))
+        #expect(clock.now - start < .seconds(30), "bounded by the tools' timeouts, never a hang")
     }
 
     @Test func rotatedVideoGivesAnUprightPortraitFrame() async throws {
