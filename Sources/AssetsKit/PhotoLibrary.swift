@@ -48,6 +48,16 @@ public protocol PhotoLibrary: Sendable {
     /// The original file of a photo or video.
     func originalFile(for asset: Asset) async throws -> OriginalResource
 
+    // MARK: Prefetching
+
+    /// Starts preparing images of `assets` for `request` in the background (the grid rows
+    /// about to scroll into view), without ever delaying a visible request.
+    func startCaching(_ assets: [Asset], request: ImageRequest) async
+    /// Stops preparing images of `assets` for `request`; what is ready stays cached.
+    func stopCaching(_ assets: [Asset], request: ImageRequest) async
+    /// Stops all background preparation.
+    func stopCachingAll() async
+
     // MARK: Changes
 
     /// Applies change requests in one transaction and reports what was created.

@@ -1,18 +1,19 @@
 import AssetsKit
 import Foundation
-import ImageMetadata
 import ImagePipeline
 
 extension FolderLibrary {
     /// Answers an image request from the fixed representations, as AssetsLibrary did.
     ///
     /// ``Representation/answering(_:original:)`` picks the rendition. With
-    /// ``DeliveryMode/opportunistic`` the stream first yields the embedded EXIF thumbnail of a
-    /// JPEG (when it is smaller than the answer), and the square thumbnail when the rule picks
-    /// it (a crop, so degraded); it ends with one final image: the picked rendition, or the
-    /// aspect-ratio thumbnail after a square one. ``DeliveryMode/highQualityFormat`` yields
-    /// only that final image; ``DeliveryMode/fastFormat`` yields one image, the quickest: the
-    /// EXIF thumbnail when there is one, else the picked rendition.
+    /// ``DeliveryMode/opportunistic`` the stream first yields a quick degraded image (the
+    /// embedded EXIF thumbnail, or a smaller rendition already cached) when it is smaller than
+    /// the answer, and the square thumbnail when the rule picks it (a crop, so degraded); it
+    /// ends with one final image: the picked rendition, or the aspect-ratio thumbnail after a
+    /// square one. ``DeliveryMode/highQualityFormat`` yields only that final image;
+    /// ``DeliveryMode/fastFormat`` yields one image, the quickest: the quick image when there
+    /// is one, else the picked rendition. Renditions come through the library's
+    /// ``CachingImageManager``, so they are cached and shared.
     public func image(for asset: Asset, request: ImageRequest) -> AsyncThrowingStream<ImageResult, Error> {
         let (stream, continuation) = AsyncThrowingStream<ImageResult, Error>.makeStream()
         let task = Task {
@@ -27,66 +28,91 @@ extension FolderLibrary {
         return stream
     }
 
+    public func startCaching(_ assets: [Asset], request: ImageRequest) async {
+        for (source, representationRequest) in await prefetchPlan(assets, request: request) {
+            imageManager.startCaching([source], request: representationRequest)
+        }
+    }
+
+    public func stopCaching(_ assets: [Asset], request: ImageRequest) async {
+        for (source, representationRequest) in await prefetchPlan(assets, request: request) {
+            imageManager.stopCaching([source], request: representationRequest)
+        }
+    }
+
+    public func stopCachingAll() async {
+        imageManager.stopCachingAll()
+    }
+
     private func deliverImages(of asset: Asset, for request: ImageRequest, yield: (ImageResult) -> Void) async throws {
-        let file = try await locate(asset)
+        let source = try await imageSource(of: asset)
         let (picked, pickedIsDegraded) = Representation.answering(request.targetSize, original: asset.pixelSize)
         let final = pickedIsDegraded ? Representation.aspectRatioThumbnail : picked
+        let finalRequest = Self.request(for: final, of: asset, like: request)
         switch request.deliveryMode {
         case .opportunistic:
-            if let thumbnail = embeddedThumbnail(of: asset, file: file, request: request),
-               thumbnail.pixelSize.area < final.pixelSize(forOriginal: asset.pixelSize).area {
-                yield(thumbnail)
+            if !request.isFullResolution, var quick = imageManager.quickImage(of: source, for: finalRequest) {
+                quick.isDegraded = true
+                yield(quick)
             }
             if pickedIsDegraded {
-                var square = try await render(picked, of: asset, file: file, request: request)
+                var square = try await render(picked, of: source, asset: asset, like: request)
                 square.isDegraded = true
                 yield(square)
             }
-            yield(try await render(final, of: asset, file: file, request: request))
+            yield(try await render(final, of: source, asset: asset, like: request))
         case .highQualityFormat:
-            yield(try await render(final, of: asset, file: file, request: request))
+            yield(try await render(final, of: source, asset: asset, like: request))
         case .fastFormat:
-            if var thumbnail = embeddedThumbnail(of: asset, file: file, request: request) {
-                thumbnail.isDegraded = false
-                yield(thumbnail)
+            if !request.isFullResolution, var quick = imageManager.quickImage(of: source, for: finalRequest) {
+                quick.isDegraded = false
+                yield(quick)
             } else {
-                yield(try await render(picked, of: asset, file: file, request: request))
+                yield(try await render(picked, of: source, asset: asset, like: request))
             }
         }
     }
 
-    /// The embedded EXIF thumbnail of a JPEG, upright, marked degraded; `nil` when there is
-    /// none or it is unusable (a damaged thumbnail never fails the request).
-    private func embeddedThumbnail(of asset: Asset, file: FileEntry, request: ImageRequest) -> ImageResult? {
-        guard asset.hasEmbeddedThumbnail, !request.isFullResolution,
-              let bytes = try? EmbeddedThumbnail.extract(fromJPEGAt: file.url) else { return nil }
-        return try? renderer.uprightThumbnail(jpeg: bytes, orientation: asset.orientation, name: file.url.path,
-                                              format: request.format, quality: request.quality)
+    private func render(_ representation: Representation, of source: ImageSourceFile, asset: Asset,
+                        like request: ImageRequest) async throws -> ImageResult {
+        let representationRequest = Self.request(for: representation, of: asset, like: request)
+        var result: ImageResult?
+        for try await answer in imageManager.image(for: source, request: representationRequest) { result = answer }
+        guard var result else { throw CancellationError() }
+        result.source = representation.imageSource
+        return result
     }
 
-    private func render(_ representation: Representation, of asset: Asset, file: FileEntry,
-                        request: ImageRequest) async throws -> ImageResult {
-        try Task.checkCancellation()
+    /// The request that renders `representation` in the caller's format and quality.
+    static func request(for representation: Representation, of asset: Asset, like request: ImageRequest) -> ImageRequest {
         let bounds = switch representation {
         case .squareThumbnail: PixelSize(width: Representation.squareSide, height: Representation.squareSide)
         case .aspectRatioThumbnail: PixelSize(width: Representation.aspectRatioLongestSide, height: Representation.aspectRatioLongestSide)
         case .fullScreen: Representation.fullScreenBounds
-        case .fullResolution: asset.pixelSize
+        case .fullResolution: PixelSize.maximum
         }
-        switch asset.mediaType {
-        case .photo where representation == .fullResolution:
-            return try renderer.fullResolution(file.url, format: request.format, quality: request.quality)
-        case .photo:
-            var result = try renderer.render(file.url, size: bounds, mode: representation.contentMode,
-                                             format: request.format, quality: request.quality)
-            result.source = representation.imageSource
-            return result
-        case .video:
-            let frameSize = representation.contentMode == .fill ? asset.pixelSize.covering(bounds) : bounds
-            let frame = try await VideoPosterFrame.extract(from: file.url, maxSize: frameSize, at: nil)
-            try Task.checkCancellation()
-            return try renderer.render(data: frame, name: file.url.path, size: bounds, mode: representation.contentMode,
-                                       format: request.format, quality: request.quality, source: representation.imageSource)
+        return ImageRequest(targetSize: bounds, contentMode: representation.contentMode, deliveryMode: .highQualityFormat,
+                            resizeMode: request.resizeMode, format: request.format, quality: request.quality,
+                            isNetworkAccessAllowed: request.isNetworkAccessAllowed)
+    }
+
+    /// The file behind `asset` as the pipeline sees it: the version on disk now.
+    func imageSource(of asset: Asset) async throws -> ImageSourceFile {
+        let file = try await locate(asset)
+        var source = ImageSourceFile(asset: asset, url: file.url)
+        source.byteSize = file.byteSize
+        source.modificationDate = file.modificationDate
+        return source
+    }
+
+    /// For each asset still present, its source and the representation request `request` maps to.
+    private func prefetchPlan(_ assets: [Asset], request: ImageRequest) async -> [(ImageSourceFile, ImageRequest)] {
+        var plan: [(ImageSourceFile, ImageRequest)] = []
+        for asset in assets {
+            guard let source = try? await imageSource(of: asset) else { continue }
+            let (picked, _) = Representation.answering(request.targetSize, original: asset.pixelSize)
+            plan.append((source, Self.request(for: picked, of: asset, like: request)))
         }
+        return plan
     }
 }

@@ -15,6 +15,8 @@ public final class FolderLibrary: PhotoLibrary {
     public let backendName = "folder"
     public let isWritable = false
     let reader: MediaMetadataReader
+    /// Renders, caches and prefetches the representations.
+    public let imageManager: CachingImageManager
     let cache = MetadataCache()
     private let authorization = Mutex<AuthorizationStatus>(.notDetermined)
 
@@ -24,12 +26,13 @@ public final class FolderLibrary: PhotoLibrary {
     /// - Parameters:
     ///   - root: The folder to show.
     ///   - reader: How file metadata is read (and its pixel limit).
-    public init(root: URL, reader: MediaMetadataReader = MediaMetadataReader()) {
+    ///   - imageManager: Renders and caches the representations (default: memory cache only,
+    ///     rendering with the reader's limits).
+    public init(root: URL, reader: MediaMetadataReader = MediaMetadataReader(), imageManager: CachingImageManager? = nil) {
         self.rootURL = root.standardizedFileURL
         self.reader = reader
+        self.imageManager = imageManager ?? CachingImageManager(rendering: LibvipsImageRendering(renderer: reader.renderer))
     }
-
-    var renderer: ImageRenderer { reader.renderer }
 
     // MARK: Authorization
 

@@ -16,10 +16,14 @@ public final class CachingImageManager: Sendable {
     let coalescer = RenderCoalescer()
     let prefetches = Mutex<[ImageCacheKey: Task<Void, Never>]>([:])
 
-    public init(configuration: ImageManagerConfiguration = ImageManagerConfiguration(),
-                rendering: any ImageRendering = LibvipsImageRendering()) throws {
+    /// - Parameters:
+    ///   - configuration: Memory budget and render concurrency.
+    ///   - diskCache: Where renditions are kept across runs, if anywhere.
+    ///   - rendering: What makes the images.
+    public init(configuration: ImageManagerConfiguration = ImageManagerConfiguration(), diskCache: DiskImageCache? = nil,
+                rendering: any ImageRendering = LibvipsImageRendering()) {
         memoryCache = MemoryImageCache(byteLimit: configuration.memoryCacheBytes)
-        diskCache = try configuration.diskCacheDirectory.map { try DiskImageCache(directory: $0, byteLimit: configuration.diskCacheBytes) }
+        self.diskCache = diskCache
         self.rendering = rendering
         scheduler = RenderScheduler(width: configuration.maxConcurrentRenders)
     }
@@ -90,15 +94,30 @@ public final class CachingImageManager: Sendable {
         return hit
     }
 
-    /// Something smaller to show at once: a cached rendition, else the embedded thumbnail.
-    private func quickImage(of source: ImageSourceFile, for request: ImageRequest) -> ImageResult? {
-        if var smaller = memoryCache.largestRendition(of: source.version, smallerThan: request.targetSize) {
+    /// Something smaller than `request` asks for, at hand without decoding the original: the
+    /// largest cached rendition of the same file version, else its embedded EXIF thumbnail.
+    public func quickImage(of source: ImageSourceFile, for request: ImageRequest) -> ImageResult? {
+        let final = Self.finalSize(of: source, for: request)
+        if var smaller = memoryCache.largestRendition(of: source.version, smallerThan: final) {
             smaller.source = .memoryCache
             return smaller
         }
         guard let thumbnail = rendering.quickImage(source, request: request),
-              thumbnail.pixelSize.area < request.targetSize.area else { return nil }
+              thumbnail.pixelSize.area < final.area else { return nil }
         return thumbnail
+    }
+
+    /// The size the final image of `request` will have: the target cropped (fill) or the
+    /// original fitted into it (fit), never enlarged.
+    static func finalSize(of source: ImageSourceFile, for request: ImageRequest) -> PixelSize {
+        if request.isFullResolution { return source.pixelSize }
+        switch request.contentMode {
+        case .fit:
+            return source.pixelSize.fitting(in: request.targetSize)
+        case .fill:
+            return PixelSize(width: min(request.targetSize.width, source.pixelSize.width),
+                             height: min(request.targetSize.height, source.pixelSize.height))
+        }
     }
 
     /// The final rendition, shared with identical requests in flight, rendered when its turn

@@ -28,15 +28,28 @@ struct LibraryOptions: ParsableArguments {
         } else {
             root = try await DemoLibrary.prepare()
         }
-        let reader = MediaMetadataReader(renderer: ImageRenderer(configuration: PipelineConfiguration(maxPixels: maxPixels)))
+        let renderer = ImageRenderer(configuration: PipelineConfiguration(maxPixels: maxPixels))
+        let reader = MediaMetadataReader(renderer: renderer)
+        let manager = CachingImageManager(diskCache: Self.diskCache(), rendering: LibvipsImageRendering(renderer: renderer))
         switch backend {
         case .auto, .folder:
-            let folder = FolderLibrary(root: root, reader: reader)
+            let folder = FolderLibrary(root: root, reader: reader, imageManager: manager)
             guard await folder.requestAuthorization().allowsReading else {
                 throw LibraryError.accessDenied(path: root.path, reason: "the folder does not exist or cannot be read")
             }
             return folder
         }
+    }
+}
+
+extension LibraryOptions {
+    /// Renditions kept between runs in `$XDG_CACHE_HOME/assets-picker/renditions` (or
+    /// `~/.cache/...`), up to 1 GiB; none when that folder cannot be made.
+    static func diskCache() -> DiskImageCache? {
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
+        return try? DiskImageCache(directory: base.appendingPathComponent("assets-picker/renditions", isDirectory: true), byteLimit: 1 << 30)
     }
 }
 

@@ -106,6 +106,9 @@ struct EmptyLibrary: PhotoLibrary {
     func assets(withIdentifiers identifiers: [AssetIdentifier]) async throws -> AssetLookup { AssetLookup(found: [], missing: identifiers) }
     func image(for asset: Asset, request: ImageRequest) -> AsyncThrowingStream<ImageResult, Error> { AsyncThrowingStream { $0.finish() } }
     func originalFile(for asset: Asset) async throws -> OriginalResource { throw LibraryError.assetNotFound(asset.id.description) }
+    func startCaching(_ assets: [Asset], request: ImageRequest) async {}
+    func stopCaching(_ assets: [Asset], request: ImageRequest) async {}
+    func stopCachingAll() async {}
     func performChanges(_ requests: [ChangeRequest]) async throws -> ChangeResult { throw LibraryError.readOnly(path: "/", reason: "empty") }
     func changes() -> AsyncStream<LibraryChange> { AsyncStream { $0.finish() } }
     func changes(since token: ChangeToken) async throws -> LibraryChange { LibraryChange(token: token) }

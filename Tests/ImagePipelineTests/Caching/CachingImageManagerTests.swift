@@ -17,7 +17,7 @@ struct CachingImageManagerTests {
 
     @Test("opportunistic delivery yields the degraded image first and exactly one final image, last")
     func opportunistic() async throws {
-        let manager = try CachingImageManager()
+        let manager = CachingImageManager()
         let source = try await TestSources.source(Self.photo)
         let results = try await collect(manager.image(for: source, request: thumbnail))
         #expect(results.map(\.isDegraded) == [true, false])
@@ -28,7 +28,7 @@ struct CachingImageManagerTests {
 
     @Test("high-quality and fast delivery yield one image each", arguments: [DeliveryMode.highQualityFormat, .fastFormat])
     func singleAnswer(_ mode: DeliveryMode) async throws {
-        let manager = try CachingImageManager()
+        let manager = CachingImageManager()
         var request = thumbnail
         request.deliveryMode = mode
         let results = try await collect(manager.image(for: try await TestSources.source(Self.photo), request: request))
@@ -40,7 +40,7 @@ struct CachingImageManagerTests {
 
     @Test("fast delivery without an embedded thumbnail renders once, in fast resize mode")
     func fastWithoutThumbnail() async throws {
-        let manager = try CachingImageManager()
+        let manager = CachingImageManager()
         let source = try await TestSources.source("E_formats/libheif__example.avif")
         var request = thumbnail
         request.deliveryMode = .fastFormat
@@ -51,7 +51,7 @@ struct CachingImageManagerTests {
 
     @Test("a second request is a memory-cache hit: one final image, no new render")
     func memoryHit() async throws {
-        let manager = try CachingImageManager()
+        let manager = CachingImageManager()
         let source = try await TestSources.source(Self.photo)
         _ = try await collect(manager.image(for: source, request: thumbnail))
         let again = try await collect(manager.image(for: source, request: thumbnail))
@@ -62,7 +62,7 @@ struct CachingImageManagerTests {
     @Test("identical requests in flight share one render, each caller gets its own answer")
     func coalescing() async throws {
         let rendering = TestRendering(delay: .milliseconds(300))
-        let manager = try CachingImageManager(rendering: rendering)
+        let manager = CachingImageManager(rendering: rendering)
         let source = try await TestSources.source(Self.photo)
         let request = ImageRequest(targetSize: thumbnail.targetSize, contentMode: .fill, deliveryMode: .highQualityFormat)
         let results = try await withThrowingTaskGroup(of: ImageResult.self) { group in
@@ -78,7 +78,7 @@ struct CachingImageManagerTests {
     @Test("cancelling one of two coalesced callers does not cancel the other")
     func cancellingOneCaller() async throws {
         let rendering = TestRendering(delay: .milliseconds(400))
-        let manager = try CachingImageManager(rendering: rendering)
+        let manager = CachingImageManager(rendering: rendering)
         let source = try await TestSources.source(Self.photo)
         let request = ImageRequest(targetSize: thumbnail.targetSize, contentMode: .fill, deliveryMode: .highQualityFormat)
         let first = Task { try await manager.image(for: source, request: request).first { _ in true } }
@@ -95,7 +95,7 @@ struct CachingImageManagerTests {
     @Test("cancelling the only caller stops the render that was still waiting for a slot")
     func cancellingStopsWork() async throws {
         let rendering = TestRendering(delay: .milliseconds(300))
-        let manager = try CachingImageManager(configuration: ImageManagerConfiguration(maxConcurrentRenders: 1), rendering: rendering)
+        let manager = CachingImageManager(configuration: ImageManagerConfiguration(maxConcurrentRenders: 1), rendering: rendering)
         let busy = try await TestSources.source(Self.photo, key: "busy")
         let waiting = try await TestSources.source(Self.photo, key: "waiting")
         let request = ImageRequest(targetSize: thumbnail.targetSize, contentMode: .fill, deliveryMode: .highQualityFormat)

@@ -84,21 +84,20 @@ struct ImageCacheTests {
     func damagedFileIsRerendered() async throws {
         let directory = TestSources.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let configuration = ImageManagerConfiguration(diskCacheDirectory: directory)
         let request = ImageRequest(targetSize: PixelSize(width: 200, height: 200), contentMode: .fill, deliveryMode: .highQualityFormat)
         let source = try await TestSources.source("A_camera_exif/pillow__flower.jpg")
-        let first = try CachingImageManager(configuration: configuration)
+        let first = CachingImageManager(diskCache: try DiskImageCache(directory: directory, byteLimit: 1 << 30))
         let original = try await first.image(for: source, request: request).first { _ in true }
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(files.count == 1)
         let file = directory.appendingPathComponent(files[0])
         try Data(try Data(contentsOf: file).prefix(300)).write(to: file)
-        let second = try CachingImageManager(configuration: configuration)
+        let second = CachingImageManager(diskCache: try DiskImageCache(directory: directory, byteLimit: 1 << 30))
         let again = try await second.image(for: source, request: request).first { _ in true }
         #expect(await second.renderCount == 1)
         #expect(again?.source == .rendered)
         #expect(again?.data == original?.data)
-        let third = try CachingImageManager(configuration: configuration)
+        let third = CachingImageManager(diskCache: try DiskImageCache(directory: directory, byteLimit: 1 << 30))
         #expect(try await third.image(for: source, request: request).first { _ in true }?.source == .diskCache)
         #expect(await third.renderCount == 0)
     }
@@ -109,7 +108,7 @@ struct ImageCacheTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("photo.jpg")
         try FileManager.default.copyItem(at: Corpus.file("A_camera_exif/pillow__flower.jpg"), to: file)
-        let manager = try CachingImageManager(configuration: ImageManagerConfiguration(diskCacheDirectory: directory.appendingPathComponent("cache")))
+        let manager = CachingImageManager(diskCache: try DiskImageCache(directory: directory.appendingPathComponent("cache"), byteLimit: 1 << 30))
         let request = ImageRequest(targetSize: PixelSize(width: 100, height: 100), contentMode: .fill, deliveryMode: .highQualityFormat)
         let before = try await manager.image(for: try await TestSources.source(at: file, key: "same-asset"), request: request).first { _ in true }
         try FileManager.default.removeItem(at: file)

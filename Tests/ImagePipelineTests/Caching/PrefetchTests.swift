@@ -11,7 +11,7 @@ struct PrefetchTests {
     @Test("a visible request starts before queued prefetch work, with a slow decode")
     func visibleFirst() async throws {
         let rendering = TestRendering(delay: .seconds(1))
-        let manager = try CachingImageManager(configuration: ImageManagerConfiguration(maxConcurrentRenders: 2), rendering: rendering)
+        let manager = CachingImageManager(configuration: ImageManagerConfiguration(maxConcurrentRenders: 2), rendering: rendering)
         let sources = try await (0..<8).asyncMap { try await TestSources.source("A_camera_exif/pillow__flower.jpg", key: "prefetch-\($0)") }
         let visible = try await TestSources.source("A_camera_exif/pillow__flower.jpg", key: "visible")
         manager.startCaching(sources, request: request)
@@ -27,7 +27,7 @@ struct PrefetchTests {
 
     @Test("prefetched images are then served from the memory cache")
     func prefetchFillsCache() async throws {
-        let manager = try CachingImageManager()
+        let manager = CachingImageManager()
         let sources = try await ["A_camera_exif/pillow__flower.jpg", "A_camera_exif/jhead__sony.jpg"].asyncMap { try await TestSources.source($0) }
         manager.startCaching(sources, request: request)
         while manager.prefetchCount > 0 { try await Task.sleep(for: .milliseconds(10)) }
@@ -41,7 +41,7 @@ struct PrefetchTests {
     @Test("stopCaching cancels prefetch work that has not started")
     func stopCaching() async throws {
         let rendering = TestRendering(delay: .milliseconds(200))
-        let manager = try CachingImageManager(configuration: ImageManagerConfiguration(maxConcurrentRenders: 2), rendering: rendering)
+        let manager = CachingImageManager(configuration: ImageManagerConfiguration(maxConcurrentRenders: 2), rendering: rendering)
         let sources = try await (0..<6).asyncMap { try await TestSources.source("A_camera_exif/jhead__sony.jpg", key: "p\($0)") }
         manager.startCaching(sources, request: request)
         try await Task.sleep(for: .milliseconds(30))
