@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
         .library(name: "FolderLibrary", targets: ["FolderLibrary"]),
         .library(name: "DemoLibrary", targets: ["DemoLibrary"]),
+        .library(name: "Picker", targets: ["Picker"]),
         .executable(name: "assets-picker", targets: ["assets-picker"]),
     ],
     dependencies: [
@@ -29,10 +30,11 @@ let package = Package(
         .target(name: "ImagePipeline", dependencies: ["AssetsKit", "ImageMetadata", "CVipsShim"]),
         .target(name: "FolderLibrary", dependencies: ["AssetsKit", "ImagePipeline"]),
         .target(name: "DemoLibrary", dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline"]),
+        .target(name: "Picker", dependencies: ["AssetsKit", "ImagePipeline"]),
         .executableTarget(
             name: "assets-picker",
             dependencies: [
-                "AssetsKit", "ImagePipeline", "FolderLibrary", "DemoLibrary",
+                "AssetsKit", "ImagePipeline", "FolderLibrary", "DemoLibrary", "Picker",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -42,6 +44,7 @@ let package = Package(
         .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "TestSupport"]),
         .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "ImageMetadata", "AssetsKit", "TestSupport"]),
         .testTarget(name: "FolderLibraryTests", dependencies: ["FolderLibrary", "ImagePipeline", "AssetsKit", "TestSupport"]),
+        .testTarget(name: "PickerTests", dependencies: ["Picker", "FolderLibrary", "ImagePipeline", "AssetsKit", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["assets-picker", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

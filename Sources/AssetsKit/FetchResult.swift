@@ -22,6 +22,11 @@ public struct FetchResult: Sendable, AsyncSequence {
         self.pageSize = Swift.max(1, pageSize)
     }
 
+    /// A result over assets already at hand (a lookup by identifiers, a scan).
+    public init<Assets: Collection & Sendable>(assets: Assets) where Assets.Element == Asset {
+        self.init(source: LoadedAssets(assets: Array(assets)))
+    }
+
     /// The number of assets in the result.
     public var count: Int { source.count }
 
@@ -70,5 +75,16 @@ public struct FetchResult: Sendable, AsyncSequence {
             defer { bufferIndex += 1 }
             return buffer[bufferIndex]
         }
+    }
+}
+
+/// A fetch result source over assets already loaded.
+private struct LoadedAssets: FetchResultSource {
+    let assets: [Asset]
+
+    var count: Int { assets.count }
+
+    func assets(in range: Range<Int>) async throws -> [Asset] {
+        Array(assets[range])
     }
 }

@@ -86,7 +86,7 @@ public final class FolderLibrary: PhotoLibrary {
         }
         let start = min(options.offset, sorted.count)
         let end = options.limit.map { min(sorted.count, start + max(0, $0)) } ?? sorted.count
-        return FetchResult(source: ScannedAssets(assets: sorted[start..<end]))
+        return FetchResult(assets: sorted[start..<end])
     }
 
     public func assets(withIdentifiers identifiers: [AssetIdentifier]) async throws -> AssetLookup {
@@ -188,15 +188,4 @@ public final class FolderLibrary: PhotoLibrary {
 public struct FolderScan: Sendable {
     public var assets: [Asset]
     public var skipped: [SkippedFile]
-}
-
-/// A fetch result over assets a scan has already read.
-struct ScannedAssets: FetchResultSource {
-    let assets: ArraySlice<Asset>
-
-    var count: Int { assets.count }
-
-    func assets(in range: Range<Int>) async throws -> [Asset] {
-        Array(assets[(assets.startIndex + range.lowerBound)..<(assets.startIndex + range.upperBound)])
-    }
 }

@@ -66,3 +66,4 @@ extension DateOrder: ExpressibleByArgument {}
 extension ContentMode: ExpressibleByArgument {}
 extension ImageFormat: ExpressibleByArgument {}
 extension DeliveryMode: ExpressibleByArgument {}
+extension ResizeMode: ExpressibleByArgument {}

@@ -16,7 +16,7 @@ struct HostileFileTests {
     }
 
     /// A hang is work that does not end: each file must take under 2 s of this thread's CPU
-    /// time (unaffected by the other tests running beside it) and under 10 s of wall time.
+    /// time (unaffected by the other tests running beside it) and finish within 30 s of wall time however busy the machine is.
     @Test("every hostile file is read, rendered and decoded with a typed error or a result", arguments: files)
     func hostile(_ file: URL) async throws {
         let clock = ContinuousClock()
@@ -32,7 +32,7 @@ struct HostileFileTests {
             }
         }
         #expect(ThreadCPUTime.now() - cpuStarted < 2, "\(file.lastPathComponent) took over 2 s of CPU")
-        #expect(clock.now - started < .seconds(10), "\(file.lastPathComponent) did not finish")
+        #expect(clock.now - started < .seconds(30), "\(file.lastPathComponent) did not finish")
         #expect(PeakMemory.residentMegabytes() < 1_500, "memory ran away")
     }
 

@@ -13,6 +13,9 @@ public enum ToolRunner {
     public static let defaultTimeout: Duration = .seconds(20)
     /// How long a stopped command gets between `SIGTERM` and `SIGKILL`.
     public static let killGracePeriod: Duration = .seconds(1)
+    /// How long after the process exits its output may still be draining (a loaded machine
+    /// delays the reads); past it, a grandchild holding the pipes no longer holds the answer.
+    public static let drainGracePeriod: Duration = .seconds(10)
     /// How many bytes of standard error are kept (the last ones, where tools put the reason).
     public static let standardErrorLimit = 4096
 
@@ -45,7 +48,7 @@ public enum ToolRunner {
 /// All mutable state is guarded by `lock`. A run completes when the process has exited and
 /// both pipes have reached their end; output is read by dispatch I/O as it arrives, so no
 /// thread blocks on a pipe. A grandchild that keeps a pipe open after the process exits (or is
-/// killed) cannot hold the answer back for more than ``ToolRunner/killGracePeriod``.
+/// killed) cannot hold the answer back for more than ``ToolRunner/drainGracePeriod``.
 private final class RunningTool: @unchecked Sendable {
     enum StopReason { case timedOut, cancelled }
 
@@ -156,7 +159,9 @@ private final class RunningTool: @unchecked Sendable {
         hasExited = true
         deadline?.cancel()
         completeIfDone()
-        DispatchQueue.global().asyncAfter(deadline: .now() + ToolRunner.killGracePeriod.timeInterval) { [self] in
+        // Normally both pipes end with the process. A grandchild holding them open must not
+        // hold the caller forever; a busy machine must not cut the output short either.
+        DispatchQueue.global().asyncAfter(deadline: .now() + ToolRunner.drainGracePeriod.timeInterval) { [self] in
             lock.lock()
             defer { lock.unlock() }
             if continuation != nil { finish(outcome()) }

@@ -1,0 +1,86 @@
+import ArgumentParser
+import AssetsKit
+import Foundation
+import ImagePipeline
+import Picker
+
+/// `export`: writes assets to a folder, originals or renditions, one per core at a time.
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export assets to a folder, as originals or resized renditions.",
+        discussion: "An asset that fails is reported with its reason and the rest are still exported; the exit status is non-zero if any failed.")
+
+    @OptionGroup var options: LibraryOptions
+
+    @Option(name: .customLong("asset"), parsing: .upToNextOption, help: "Asset ids to export.")
+    var assets: [AssetIdentifier] = []
+
+    @Option(name: .long, help: "Export every asset of this album.")
+    var album: String?
+
+    @Option(name: .long, help: "The folder to write into (made if missing).", transform: { URL(fileURLWithPath: $0) })
+    var out: URL
+
+    @Option(name: .long, help: "Resize to WxH (default: full resolution).", transform: { text in
+        guard let size = PixelSize(parsing: text) else { throw ValidationError("--size must be WxH with positive numbers, e.g. 2048x2048") }
+        return size
+    })
+    var size: PixelSize?
+
+    @Option(name: .long, help: "fit or fill.")
+    var mode: ContentMode = .fit
+
+    @Option(name: .long, help: "jpeg or webp.")
+    var format: ImageFormat = .jpeg
+
+    @Option(name: .long, help: "Encoder quality, 1 to 100.")
+    var quality: Int = 85
+
+    @Option(name: .long, help: "exact, or fast (coarser decoding where it is quicker).")
+    var resizeMode: ResizeMode = .exact
+
+    @Flag(name: .long, help: "Copy the original files instead of rendering.")
+    var original = false
+
+    @Option(name: .long, help: "Assets exported at once (default: one per core).")
+    var jobs: Int = 0
+
+    func validate() throws {
+        guard !assets.isEmpty || album != nil else { throw ValidationError("name assets with --asset or an album with --album") }
+        guard assets.isEmpty || album == nil else { throw ValidationError("use either --asset or --album, not both") }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
+        guard jobs >= 0 else { throw ValidationError("--jobs must be 0 (one per core) or more") }
+    }
+
+    func run() async throws {
+        let library = try await options.open()
+        let selection: FetchResult
+        if let album {
+            selection = try await library.assets(in: CollectionIdentifier(album), options: FetchOptions(sortOrder: .oldestFirst))
+        } else {
+            let lookup = try await library.assets(withIdentifiers: assets)
+            if let missing = lookup.missing.first { throw LibraryError.assetNotFound(missing.description) }
+            selection = FetchResult(assets: lookup.found)
+        }
+        let exportOptions = ExportOptions(original: original, size: size, contentMode: mode, resizeMode: resizeMode,
+                                          format: format, quality: quality, concurrency: jobs)
+        let bar = TerminalProgress(label: "Exporting")
+        let exporter = AssetExporter(library: library, renderer: ImageRenderer(configuration: PipelineConfiguration(maxPixels: options.maxPixels)))
+        let report = try await exporter.export(selection, to: out, options: exportOptions) { progress in
+            bar.update(done: progress.completed + progress.failed, failed: progress.failed, total: progress.total)
+        }
+        bar.finish()
+        if options.json {
+            try JSONOutput.print(report)
+        } else {
+            let megabytes = Double(report.exported.reduce(0) { $0 + $1.byteSize }) / 1_048_576
+            print(String(format: "exported %d of %d assets (%.1f MB) to %@ in %.1f s",
+                         report.exported.count, selection.count, megabytes, out.path, report.seconds))
+        }
+        for failure in report.failed {
+            FileHandle.standardError.write(Data("failed \(failure.id): \(failure.reason)\n".utf8))
+        }
+        if !report.failed.isEmpty { throw ExitCode(1) }
+    }
+}
