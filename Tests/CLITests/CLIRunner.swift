@@ -116,10 +116,13 @@ enum CLI {
 
     /// The environment every child gets: this process's, with the demo library pointed at a
     /// place that cannot be created, so a test that forgets `--library` fails fast instead of
-    /// writing a demo library into the user's data folder.
-    static func environment(_ overrides: [String: String]) -> [String: String] {
+    /// writing a demo library into the user's data folder, and the XDG cache and data folders
+    /// in the run's own scratch folder, so no run reads what another left in a cache.
+    static func environment(_ overrides: [String: String], scratch: URL) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["ASSETS_PICKER_DEMO_LIBRARY"] = "/dev/null/no-demo-library-in-tests"
+        environment["XDG_CACHE_HOME"] = scratch.appendingPathComponent("cache", isDirectory: true).path
+        environment["XDG_DATA_HOME"] = scratch.appendingPathComponent("data", isDirectory: true).path
         environment.merge(overrides) { _, new in new }
         return environment
     }
@@ -147,7 +150,7 @@ enum CLI {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.environment = environment(overrides)
+        process.environment = environment(overrides, scratch: scratch)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = stdoutHandle
         process.standardError = stderrHandle
