@@ -20,7 +20,8 @@ public struct FetchOptions: Sendable, Hashable {
     }
 }
 
-/// Order by creation date. Ties are broken by identifier so the order is total and stable.
+/// Order by creation date. Ties are broken by identifier, in the same direction, so the
+/// order is total and stable and one order is exactly the other reversed.
 public enum DateOrder: String, Sendable, Hashable, Codable, CaseIterable {
     case newestFirst = "newest"
     case oldestFirst = "oldest"

@@ -114,8 +114,12 @@ int cvips_thumbnail_image(VipsImage *image, int width, int height, VipsImage **o
 }
 
 int cvips_load_upright(const char *path, int fail_on, VipsImage **out) {
-    VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL,
-                                                "fail_on", (VipsFailOn)fail_on, NULL);
+    // Turning an image needs random access; an upright one streams, so memory stays flat.
+    VipsImage *header = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", (VipsFailOn)fail_on, NULL);
+    if (!header) return -1;
+    VipsAccess access = orientation_of(header) == 1 ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM;
+    g_object_unref(header);
+    VipsImage *image = vips_image_new_from_file(path, "access", access, "fail_on", (VipsFailOn)fail_on, NULL);
     if (!image) return -1;
     int result = vips_autorot(image, out, NULL);
     g_object_unref(image);

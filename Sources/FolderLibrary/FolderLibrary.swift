@@ -82,7 +82,8 @@ public final class FolderLibrary: PhotoLibrary {
             if lhs.creationDate != rhs.creationDate {
                 return options.sortOrder == .newestFirst ? lhs.creationDate > rhs.creationDate : lhs.creationDate < rhs.creationDate
             }
-            return lhs.id.description < rhs.id.description
+            // Ties break by identifier in the same direction, so one order is the other reversed.
+            return options.sortOrder == .newestFirst ? lhs.id.description > rhs.id.description : lhs.id.description < rhs.id.description
         }
         let start = min(options.offset, sorted.count)
         let end = options.limit.map { min(sorted.count, start + max(0, $0)) } ?? sorted.count

@@ -77,22 +77,14 @@ struct DemoLibraryTests {
                 #expect((real.width > real.height) == (width > height), "\(name): \(real) vs listed \(width)x\(height)")
             }
 
-            // Full resolution must be exactly the listed size. Known to fail for rotated JPEGs
-            // this large (orientation 3 and 8 too; the 205x102 corpus photo is small enough to
-            // pass): opening them with VIPS_ACCESS_RANDOM in cvips_load_upright fixes it. Remove
-            // the withKnownIssue once fixed: it then reports "Known issue was not recorded".
-            await withKnownIssue("""
-                image --size full fails on rotated demo JPEGs: "VipsJpeg: out of order read" \
-                (CVipsShim cvips_load_upright opens the file with sequential access, then autorotates)
-                """) {
-                let fullOut = folder.appendingPathComponent("\(name)-full.jpg")
-                let full = try await DemoLibraryFixture.run(["image", "--json", "--asset", id, "--size", "full", "--out", fullOut.path])
-                try #require(full.status == 0, "\(full)")
-                let answer = try full.json()
-                let real = try #require(ImageFileProbe.jpegSize(try Data(contentsOf: fullOut)))
-                #expect(try answer.int("pixelWidth") == width && answer.int("pixelHeight") == height, "\(name): \(answer.raw)")
-                #expect(real.width == width && real.height == height, "\(name): file \(real), listed \(width)x\(height)")
-            }
+            // Full resolution is exactly the listed size, turned images included.
+            let fullOut = folder.appendingPathComponent("\(name)-full.jpg")
+            let full = try await DemoLibraryFixture.run(["image", "--json", "--asset", id, "--size", "full", "--out", fullOut.path])
+            try #require(full.status == 0, "\(full)")
+            let answer = try full.json()
+            let real = try #require(ImageFileProbe.jpegSize(try Data(contentsOf: fullOut)))
+            #expect(try answer.int("pixelWidth") == width && answer.int("pixelHeight") == height, "\(name): \(answer.raw)")
+            #expect(real.width == width && real.height == height, "\(name): file \(real), listed \(width)x\(height)")
         }
     }
 

@@ -3,12 +3,20 @@ import Foundation
 /// The shared test corpus (`../shared/testdata` beside the package, or `$ASSETS_PICKER_TESTDATA`)
 /// and what its MANIFEST says of each file.
 public enum Corpus {
-    /// The corpus folder.
+    /// The corpus folder: `$ASSETS_PICKER_TESTDATA`, else the first `shared/testdata` found
+    /// beside the package or beside one of its parent folders (a CI clone may sit deeper).
     public static let root: URL = {
-        if let path = ProcessInfo.processInfo.environment["ASSETS_PICKER_TESTDATA"] {
+        if let path = ProcessInfo.processInfo.environment["ASSETS_PICKER_TESTDATA"], !path.isEmpty {
             return URL(fileURLWithPath: path, isDirectory: true)
         }
-        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/testdata", isDirectory: true)
+        var folder = packageRoot.deletingLastPathComponent()
+        while true {
+            let candidate = folder.appendingPathComponent("shared/testdata", isDirectory: true)
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("MANIFEST.tsv").path) { return candidate }
+            if folder.path == "/" { break }
+            folder.deleteLastPathComponent()
+        }
+        return URL(fileURLWithPath: "/work/shared/testdata", isDirectory: true)
     }()
 
     /// The folder holding Package.swift.

@@ -28,17 +28,7 @@ struct ExportCommand: AsyncParsableCommand {
     })
     var size: PixelSize?
 
-    @Option(name: .long, help: "fit or fill.")
-    var mode: ContentMode = .fit
-
-    @Option(name: .long, help: "jpeg or webp.")
-    var format: ImageFormat = .jpeg
-
-    @Option(name: .long, help: "Encoder quality, 1 to 100.")
-    var quality: Int = 85
-
-    @Option(name: .long, help: "exact, or fast (coarser decoding where it is quicker).")
-    var resizeMode: ResizeMode = .exact
+    @OptionGroup var rendition: RenditionOptions
 
     @Flag(name: .long, help: "Copy the original files instead of rendering.")
     var original = false
@@ -49,7 +39,6 @@ struct ExportCommand: AsyncParsableCommand {
     func validate() throws {
         guard !assets.isEmpty || album != nil else { throw ValidationError("name assets with --asset or an album with --album") }
         guard assets.isEmpty || album == nil else { throw ValidationError("use either --asset or --album, not both") }
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
         guard jobs >= 0 else { throw ValidationError("--jobs must be 0 (one per core) or more") }
     }
 
@@ -63,8 +52,8 @@ struct ExportCommand: AsyncParsableCommand {
             if let missing = lookup.missing.first { throw LibraryError.assetNotFound(missing.description) }
             selection = FetchResult(assets: lookup.found)
         }
-        let exportOptions = ExportOptions(original: original, size: size, contentMode: mode, resizeMode: resizeMode,
-                                          format: format, quality: quality, concurrency: jobs)
+        let exportOptions = ExportOptions(original: original, size: size, contentMode: rendition.mode, resizeMode: rendition.resizeMode,
+                                          format: rendition.format, quality: rendition.quality, concurrency: jobs)
         let bar = TerminalProgress(label: "Exporting")
         let exporter = AssetExporter(library: library, renderer: ImageRenderer(configuration: PipelineConfiguration(maxPixels: options.maxPixels)))
         let report = try await exporter.export(selection, to: out, options: exportOptions) { progress in

@@ -22,14 +22,7 @@ struct ImageCommand: AsyncParsableCommand {
             })
     var size: PixelSize
 
-    @Option(name: .long, help: "fit or fill.")
-    var mode: ContentMode = .fit
-
-    @Option(name: .long, help: "jpeg or webp.")
-    var format: ImageFormat = .jpeg
-
-    @Option(name: .long, help: "Encoder quality, 1 to 100.")
-    var quality: Int = 85
+    @OptionGroup var rendition: RenditionOptions
 
     @Option(name: .long, help: "opportunistic, highQualityFormat or fastFormat.")
     var delivery: DeliveryMode = .opportunistic
@@ -62,15 +55,12 @@ struct ImageCommand: AsyncParsableCommand {
         let degradedAnswers: [Answer]
     }
 
-    func validate() throws {
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
-    }
-
     func run() async throws {
         let library = try await options.open()
         let target = try await library.asset(asset)
-        let request = ImageRequest(targetSize: size, contentMode: mode, deliveryMode: delivery,
-                                   format: format, quality: quality, isNetworkAccessAllowed: size == .maximum)
+        let request = ImageRequest(targetSize: size, contentMode: rendition.mode, deliveryMode: delivery,
+                                   resizeMode: rendition.resizeMode, format: rendition.format, quality: rendition.quality,
+                                   isNetworkAccessAllowed: size == .maximum)
         var degraded: [Answer] = []
         var final: ImageResult?
         for try await result in library.image(for: target, request: request) {
@@ -85,11 +75,11 @@ struct ImageCommand: AsyncParsableCommand {
         do {
             try final.data.write(to: out, options: .atomic)
         } catch {
-            throw ValidationError("cannot write \(out.path): \(error.localizedDescription)")
+            throw LibraryError.unreadableFile(path: out.path, reason: "cannot write the image: \(error.localizedDescription)")
         }
         if options.json {
             let answer = Answer(final)
-            try JSONOutput.print(Output(asset: target.id.description, out: out.path, format: format,
+            try JSONOutput.print(Output(asset: target.id.description, out: out.path, format: rendition.format,
                                         pixelWidth: answer.pixelWidth, pixelHeight: answer.pixelHeight,
                                         byteSize: answer.byteSize, source: answer.source, degradedAnswers: degraded))
         } else {
