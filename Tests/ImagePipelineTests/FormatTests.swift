@@ -85,4 +85,23 @@ struct FormatTests {
             Issue.record("untyped error \(error)")
         }
     }
+
+    @Test("a CMYK JPEG comes out as sRGB with the colours of its RGB source")
+    func cmykJPEG() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cmyk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = Corpus.file("A_camera_exif/pillow__flower.jpg")
+        let cmyk = folder.appendingPathComponent("cmyk.jpg")
+        let made = try await ToolRunner.run(ExternalTool("vips", installHint: "install libvips-tools"),
+                                            arguments: ["colourspace", source.path, cmyk.path, "cmyk"])
+        try #require(made.succeeded, "vips colourspace: \(made.standardError)")
+        #expect(try renderer.header(of: cmyk).storedSize == PixelSize(width: 480, height: 360))
+        let size = PixelSize(width: 240, height: 180)
+        let converted = try renderer.pixels(of: renderer.render(cmyk, size: size, mode: .fit, format: .jpeg, quality: 95).data, name: "cmyk")
+        let reference = try renderer.pixels(of: renderer.render(source, size: size, mode: .fit, format: .jpeg, quality: 95).data, name: "rgb")
+        #expect(converted.bands == 3)
+        let difference = zip(converted.bytes, reference.bytes).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+        #expect(Double(difference) / Double(reference.bytes.count) < 12, "colours kept through CMYK")
+    }
 }
