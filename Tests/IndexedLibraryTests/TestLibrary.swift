@@ -59,13 +59,13 @@ final class CountingReader: MediaMetadataReading {
 extension IndexedLibrary {
     /// Inserts `count` synthetic asset rows straight into the index (no files): photos with
     /// every 7th a video, every 5th a favourite, creation dates with ties every 3 rows, all in
-    /// one directory `synthetic`.
-    func insertSyntheticAssets(_ count: Int, addedAt: Date = Date()) async throws {
+    /// one directory.
+    func insertSyntheticAssets(_ count: Int, in directory: String = "synthetic", addedAt: Date = Date()) async throws {
         try await database.pool.write { db in
-            let directoryId = try DirectoryRecord.id(forPath: "synthetic", in: db)
+            let directoryId = try DirectoryRecord.id(forPath: directory, in: db)
             for index in 0..<count {
                 var record = AssetRecord(
-                    uuid: UUID(), relativePath: "synthetic/\(index).jpg", directoryId: directoryId, filename: "\(index).jpg",
+                    uuid: UUID(), relativePath: "\(directory)/\(index).jpg", directoryId: directoryId, filename: "\(index).jpg",
                     mediaType: (index % 7 == 0 ? MediaType.video : .photo).databaseCode, pixelWidth: 4000, pixelHeight: 3000,
                     creationDate: 1_500_000_000 + Double(index / 3) * 60, creationDateSource: .exif,
                     modificationTime: 0, byteSize: 1_000_000, orientation: 1, format: "jpeg", hasEmbeddedThumbnail: false,
