@@ -9,12 +9,14 @@ let package = Package(
         .library(name: "ImageMetadata", targets: ["ImageMetadata"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
         .library(name: "FolderLibrary", targets: ["FolderLibrary"]),
+        .library(name: "IndexedLibrary", targets: ["IndexedLibrary"]),
         .library(name: "DemoLibrary", targets: ["DemoLibrary"]),
         .library(name: "Picker", targets: ["Picker"]),
         .executable(name: "assets-picker", targets: ["assets-picker"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // libvips as the system provides it (Debian: libvips-dev); only the shim sees its headers.
@@ -29,6 +31,10 @@ let package = Package(
         .target(name: "ImageMetadata"),
         .target(name: "ImagePipeline", dependencies: ["AssetsKit", "ImageMetadata", "CVipsShim"]),
         .target(name: "FolderLibrary", dependencies: ["AssetsKit", "ImagePipeline"]),
+        .target(
+            name: "IndexedLibrary",
+            dependencies: ["AssetsKit", "ImagePipeline", "FolderLibrary", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .target(name: "DemoLibrary", dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline"]),
         .target(name: "Picker", dependencies: ["AssetsKit", "ImagePipeline"]),
         .executableTarget(
@@ -44,6 +50,7 @@ let package = Package(
         .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "TestSupport"]),
         .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "ImageMetadata", "AssetsKit", "TestSupport"]),
         .testTarget(name: "FolderLibraryTests", dependencies: ["FolderLibrary", "ImagePipeline", "AssetsKit", "TestSupport"]),
+        .testTarget(name: "IndexedLibraryTests", dependencies: ["IndexedLibrary", "AssetsKit", "ImagePipeline", "TestSupport"]),
         .testTarget(name: "PickerTests", dependencies: ["Picker", "FolderLibrary", "ImagePipeline", "AssetsKit", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["assets-picker", "TestSupport"]),
     ],

@@ -18,7 +18,7 @@ public enum AssetUUID {
     }
 
     /// The UUID of the directory at `relativePath` (empty for the root).
-    static func forDirectory(atRelativePath relativePath: String) -> UUID {
+    package static func forDirectory(atRelativePath relativePath: String) -> UUID {
         nameBased(relativePath, in: groupNamespace)
     }
 

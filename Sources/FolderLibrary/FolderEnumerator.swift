@@ -3,20 +3,22 @@ import Foundation
 import ImagePipeline
 
 /// A media file found in the tree, with what `stat` says of it.
-struct FileEntry: Sendable, Hashable {
+package struct FileEntry: Sendable, Hashable {
     /// Path from the library root, components joined with `/`.
-    let relativePath: String
+    package let relativePath: String
     /// The directory holding the file, relative to the root (empty for the root itself).
-    let directory: String
-    let url: URL
-    let mediaType: MediaType
-    let byteSize: Int64
-    let modificationDate: Date
+    package let directory: String
+    package let url: URL
+    package let mediaType: MediaType
+    package let byteSize: Int64
+    package let modificationDate: Date
+    /// The modification time in nanoseconds since 1970, exactly as `stat` gives it.
+    package let modificationTime: Int64
 
-    var filename: String { url.lastPathComponent }
+    package var filename: String { url.lastPathComponent }
 
     /// The entry for a regular media file; `nil` for anything else.
-    init?(relativePath: String, root: URL, status: stat) {
+    package init?(relativePath: String, root: URL, status: stat) {
         guard (status.st_mode & S_IFMT) == S_IFREG,
               let type = MediaFileType.mediaType(ofFileNamed: (relativePath as NSString).lastPathComponent) else { return nil }
         self.relativePath = relativePath
@@ -24,7 +26,15 @@ struct FileEntry: Sendable, Hashable {
         self.url = URL(fileURLWithPath: root.path + "/" + relativePath, isDirectory: false)
         self.mediaType = type
         self.byteSize = Int64(status.st_size)
+        self.modificationTime = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
         self.modificationDate = Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)
+    }
+
+    /// The entry for the media file at `relativePath` as it is on disk now, if it still is one.
+    package static func current(at relativePath: String, root: URL) -> FileEntry? {
+        var status = stat()
+        guard stat(root.path + "/" + relativePath, &status) == 0 else { return nil }
+        return FileEntry(relativePath: relativePath, root: root, status: status)
     }
 }
 
@@ -33,69 +43,115 @@ public struct SkippedFile: Sendable, Hashable, Codable {
     /// The path relative to the library root.
     public var path: String
     public var reason: String
+
+    package init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+}
+
+/// The media files directly in one folder of the tree, and what was passed over there.
+package struct DirectoryListing: Sendable {
+    /// The folder, relative to the root (empty for the root itself).
+    package let path: String
+    package var files: [FileEntry] = []
+    package var skipped: [SkippedFile] = []
+    /// `false` when the folder could not be read: its files are unknown, not gone.
+    package var isComplete = true
 }
 
 /// Walks a folder tree live with POSIX calls, so that nothing in the tree stops the walk: an
 /// unreadable folder, a file deleted mid-walk, a symbolic-link loop, a name that is not UTF-8,
 /// a FIFO named like a photo. Each of those is reported and passed over. Hidden files and
 /// folders (a leading dot, e.g. an index folder) are not part of the library.
-struct FolderEnumerator {
-    let root: URL
+package struct FolderEnumerator {
+    package let root: URL
+
+    package init(root: URL) {
+        self.root = root
+    }
 
     /// Every media file under the root, in directory order, and what was passed over.
-    func enumerate() throws -> (files: [FileEntry], skipped: [SkippedFile]) {
-        var rootStatus = stat()
-        guard stat(root.path, &rootStatus) == 0, (rootStatus.st_mode & S_IFMT) == S_IFDIR else {
-            throw LibraryError.accessDenied(path: root.path, reason: "not a readable folder")
-        }
+    package func enumerate() throws -> (files: [FileEntry], skipped: [SkippedFile]) {
+        var walk = try directories()
         var files: [FileEntry] = []
         var skipped: [SkippedFile] = []
-        var visited: Set<DirectoryKey> = [DirectoryKey(rootStatus)]
-        var pending: [String] = [""]
-        while let directory = pending.popLast() {
-            let directoryPath = directory.isEmpty ? root.path : root.path + "/" + directory
-            guard let handle = opendir(directoryPath) else {
-                if directory.isEmpty { throw LibraryError.accessDenied(path: root.path, reason: Self.lastErrorText()) }
-                skipped.append(SkippedFile(path: directory, reason: "cannot open folder: \(Self.lastErrorText())"))
-                continue
-            }
-            defer { closedir(handle) }
-            var subdirectories: [String] = []
-            while let entry = readdir(handle) {
-                guard let name = Self.name(of: entry) else {
-                    skipped.append(SkippedFile(path: Self.join(directory, Self.lossyName(of: entry)),
-                                               reason: "the file name is not valid UTF-8; rename it to include it"))
-                    continue
-                }
-                if name.hasPrefix(".") { continue }
-                let relativePath = Self.join(directory, name)
-                let fullPath = root.path + "/" + relativePath
-                var status = stat()
-                guard stat(fullPath, &status) == 0 else {
-                    skipped.append(SkippedFile(path: relativePath, reason: "cannot read: \(Self.lastErrorText())"))
-                    continue
-                }
-                switch status.st_mode & S_IFMT {
-                case S_IFDIR:
-                    if visited.insert(DirectoryKey(status)).inserted {
-                        subdirectories.append(relativePath)
-                    } else {
-                        skipped.append(SkippedFile(path: relativePath, reason: "folder already visited (a symbolic-link loop)"))
-                    }
-                case S_IFREG:
-                    if let file = FileEntry(relativePath: relativePath, root: root, status: status) { files.append(file) }
-                default:
-                    if MediaFileType.mediaType(ofFileNamed: name) != nil {
-                        skipped.append(SkippedFile(path: relativePath, reason: "not a regular file"))
-                    }
-                }
-            }
-            pending.append(contentsOf: subdirectories.sorted().reversed())
+        while let listing = walk.next() {
+            files += listing.files
+            skipped += listing.skipped
         }
         return (files, skipped)
     }
 
-    private struct DirectoryKey: Hashable {
+    /// A walk that lists one folder at a time, so a caller never holds the whole tree.
+    /// - Throws: ``LibraryError/accessDenied(path:reason:)`` when the root is not a readable folder.
+    package func directories() throws -> FolderWalk {
+        var rootStatus = stat()
+        guard stat(root.path, &rootStatus) == 0, (rootStatus.st_mode & S_IFMT) == S_IFDIR,
+              let handle = opendir(root.path) else {
+            throw LibraryError.accessDenied(path: root.path, reason: "not a readable folder")
+        }
+        closedir(handle)
+        return FolderWalk(root: root, rootStatus: rootStatus)
+    }
+}
+
+/// A depth-first walk of a folder tree, one folder per step, in name order.
+package struct FolderWalk: Sendable {
+    private let root: URL
+    private var visited: Set<DirectoryKey>
+    private var pending: [String] = [""]
+
+    fileprivate init(root: URL, rootStatus: stat) {
+        self.root = root
+        self.visited = [DirectoryKey(rootStatus)]
+    }
+
+    /// The next folder's listing; `nil` when the walk is over.
+    package mutating func next() -> DirectoryListing? {
+        guard let directory = pending.popLast() else { return nil }
+        var listing = DirectoryListing(path: directory)
+        let directoryPath = directory.isEmpty ? root.path : root.path + "/" + directory
+        guard let handle = opendir(directoryPath) else {
+            listing.skipped.append(SkippedFile(path: directory, reason: "cannot open folder: \(Self.lastErrorText())"))
+            listing.isComplete = false
+            return listing
+        }
+        defer { closedir(handle) }
+        var subdirectories: [String] = []
+        while let entry = readdir(handle) {
+            guard let name = Self.name(of: entry) else {
+                listing.skipped.append(SkippedFile(path: Self.join(directory, Self.lossyName(of: entry)),
+                                                   reason: "the file name is not valid UTF-8; rename it to include it"))
+                continue
+            }
+            if name.hasPrefix(".") { continue }
+            let relativePath = Self.join(directory, name)
+            var status = stat()
+            guard stat(root.path + "/" + relativePath, &status) == 0 else {
+                listing.skipped.append(SkippedFile(path: relativePath, reason: "cannot read: \(Self.lastErrorText())"))
+                continue
+            }
+            switch status.st_mode & S_IFMT {
+            case S_IFDIR:
+                if visited.insert(DirectoryKey(status)).inserted {
+                    subdirectories.append(relativePath)
+                } else {
+                    listing.skipped.append(SkippedFile(path: relativePath, reason: "folder already visited (a symbolic-link loop)"))
+                }
+            case S_IFREG:
+                if let file = FileEntry(relativePath: relativePath, root: root, status: status) { listing.files.append(file) }
+            default:
+                if MediaFileType.mediaType(ofFileNamed: name) != nil {
+                    listing.skipped.append(SkippedFile(path: relativePath, reason: "not a regular file"))
+                }
+            }
+        }
+        pending.append(contentsOf: subdirectories.sorted().reversed())
+        return listing
+    }
+
+    private struct DirectoryKey: Hashable, Sendable {
         let device: UInt64
         let inode: UInt64
         init(_ status: stat) {

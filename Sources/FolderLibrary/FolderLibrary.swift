@@ -96,7 +96,7 @@ public final class FolderLibrary: PhotoLibrary {
         var remaining = wanted
         var known: [FileEntry] = []
         for uuid in wanted {
-            if let path = await cache.relativePath(of: uuid), let file = Self.entry(at: path, root: rootURL) {
+            if let path = await cache.relativePath(of: uuid), let file = FileEntry.current(at: path, root: rootURL) {
                 known.append(file)
                 remaining.remove(uuid)
             }
@@ -166,7 +166,7 @@ public final class FolderLibrary: PhotoLibrary {
 
     /// The file behind `asset`, as it is on disk now.
     func locate(_ asset: Asset) async throws -> FileEntry {
-        if let path = await cache.relativePath(of: asset.id.uuid), let file = Self.entry(at: path, root: rootURL) {
+        if let path = await cache.relativePath(of: asset.id.uuid), let file = FileEntry.current(at: path, root: rootURL) {
             return file
         }
         let files = try FolderEnumerator(root: rootURL).enumerate().files
@@ -175,13 +175,6 @@ public final class FolderLibrary: PhotoLibrary {
             throw LibraryError.assetNotFound(asset.id.description)
         }
         return file
-    }
-
-    /// The entry for a file known by its relative path, if it is still a media file there.
-    private static func entry(at relativePath: String, root: URL) -> FileEntry? {
-        var status = stat()
-        guard stat(root.path + "/" + relativePath, &status) == 0 else { return nil }
-        return FileEntry(relativePath: relativePath, root: root, status: status)
     }
 }
 

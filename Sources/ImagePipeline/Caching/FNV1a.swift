@@ -1,7 +1,7 @@
 /// The 64-bit FNV-1a hash: quick, stable across runs and platforms, for checksums and file
 /// names (not for security).
-enum FNV1a {
-    static func hash<Bytes: Sequence>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
+package enum FNV1a {
+    package static func hash<Bytes: Sequence>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in bytes {
             hash ^= UInt64(byte)
@@ -10,7 +10,7 @@ enum FNV1a {
         return hash
     }
 
-    static func hash(_ buffer: UnsafeRawBufferPointer) -> UInt64 {
+    package static func hash(_ buffer: UnsafeRawBufferPointer) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in buffer {
             hash ^= UInt64(byte)

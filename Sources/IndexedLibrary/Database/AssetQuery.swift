@@ -1,0 +1,85 @@
+import AssetsKit
+import Foundation
+import GRDB
+
+/// The assets of one collection under one media filter, as SQL over the `asset` table. Every
+/// form is answered from one of the browse indexes: equality terms first, then
+/// `(creationDate, id)` for order and keyset paging.
+struct AssetQuery: Sendable {
+    /// A join that restricts the rows (album membership), or empty.
+    var join = ""
+    var conditions: [String] = []
+    var arguments: [DatabaseValue] = []
+
+    private static let visible = "asset.deletedAt IS NULL AND asset.isHidden = 0"
+
+    /// The query for `collection`, whose album or directory is looked up in `db`.
+    /// - Throws: ``LibraryError/collectionNotFound(_:)`` for an unknown collection.
+    init(_ collection: CollectionIdentifier, filter: MediaFilter, recentlyAddedSince: Date, in db: Database) throws {
+        guard let id = CollectionID(collection) else { throw LibraryError.collectionNotFound(collection.rawValue) }
+        switch id {
+        case .smart(.all):
+            conditions = [Self.visible]
+        case .smart(.favorites):
+            conditions = [Self.visible, "asset.isFavorite"]
+        case .smart(.videos):
+            conditions = [Self.visible, "asset.mediaType = \(MediaType.video.databaseCode)"]
+        case .smart(.recentlyAdded):
+            conditions = [Self.visible, "asset.addedAt >= ?"]
+            arguments = [recentlyAddedSince.timeIntervalSince1970.databaseValue]
+        case .smart(.recentlyDeleted):
+            conditions = ["asset.deletedAt IS NOT NULL"]
+        case .album(let uuid):
+            guard let albumID = try Int64.fetchOne(db, sql: "SELECT id FROM album WHERE uuid = ?", arguments: [uuid]) else {
+                throw LibraryError.collectionNotFound(collection.rawValue)
+            }
+            join = "JOIN album_asset ON album_asset.assetId = asset.id"
+            conditions = ["album_asset.albumId = ?", Self.visible]
+            arguments = [albumID.databaseValue]
+        case .directory(let uuid):
+            guard let directoryID = try Int64.fetchOne(db, sql: "SELECT id FROM directory WHERE uuid = ?", arguments: [uuid]) else {
+                throw LibraryError.collectionNotFound(collection.rawValue)
+            }
+            conditions = ["asset.directoryId = ?", Self.visible]
+            arguments = [directoryID.databaseValue]
+        }
+        switch filter {
+        case .all: break
+        case .photo, .video:
+            conditions.append("asset.mediaType = \((filter == .video ? MediaType.video : .photo).databaseCode)")
+        }
+    }
+
+    private var whereClause: String { conditions.joined(separator: " AND ") }
+
+    /// The number of matching assets.
+    func count(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset \(join) WHERE \(whereClause)",
+                         arguments: StatementArguments(arguments)) ?? 0
+    }
+
+    /// Up to `limit` matching rows in `order`: after `keyset` when given (the last row of the
+    /// previous page), else after skipping `offset` rows.
+    func page(_ db: Database, order: DateOrder, after keyset: Keyset?, offset: Int, limit: Int) throws -> [AssetRecord] {
+        let direction = order == .newestFirst ? "DESC" : "ASC"
+        var sql = "SELECT asset.* FROM asset \(join) WHERE \(whereClause)"
+        var values = arguments
+        if let keyset {
+            sql += " AND (asset.creationDate, asset.id) \(order == .newestFirst ? "<" : ">") (?, ?)"
+            values += [keyset.creationDate.databaseValue, keyset.id.databaseValue]
+        }
+        sql += " ORDER BY asset.creationDate \(direction), asset.id \(direction) LIMIT ?"
+        values.append(limit.databaseValue)
+        if keyset == nil, offset > 0 {
+            sql += " OFFSET ?"
+            values.append(offset.databaseValue)
+        }
+        return try AssetRecord.fetchAll(db, sql: sql, arguments: StatementArguments(values))
+    }
+
+    /// Where a page ended, so the next page starts there without counting rows again.
+    struct Keyset: Sendable, Hashable {
+        var creationDate: Double
+        var id: Int64
+    }
+}

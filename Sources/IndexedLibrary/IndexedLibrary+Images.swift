@@ -1,0 +1,56 @@
+import AssetsKit
+import Foundation
+import ImagePipeline
+
+extension IndexedLibrary {
+    /// Renders the asset at exactly the size the request gives (as PhotoKit does, not from
+    /// fixed representations), through ``imageManager``: memory cache, disk cache, then the
+    /// original. Opportunistic requests may first yield a degraded image.
+    public func image(for asset: Asset, request: ImageRequest) -> AsyncThrowingStream<ImageResult, Error> {
+        let (stream, continuation) = AsyncThrowingStream<ImageResult, Error>.makeStream()
+        let task = Task {
+            do {
+                let source = try await imageSource(of: asset)
+                for try await result in imageManager.image(for: source, request: request) {
+                    continuation.yield(result)
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    public func startCaching(_ assets: [Asset], request: ImageRequest) async {
+        imageManager.startCaching(await imageSources(of: assets), request: request)
+    }
+
+    public func stopCaching(_ assets: [Asset], request: ImageRequest) async {
+        imageManager.stopCaching(await imageSources(of: assets), request: request)
+    }
+
+    public func stopCachingAll() async {
+        imageManager.stopCachingAll()
+    }
+
+    /// The original behind `asset` as the index knows it now (its current path and version).
+    func imageSource(of asset: Asset) async throws -> ImageSourceFile {
+        let record = try await record(of: asset)
+        return ImageSourceFile(
+            assetKey: record.uuid.uuidString, url: url(of: record), byteSize: record.byteSize,
+            modificationDate: Date(timeIntervalSince1970: Double(record.modificationTime) / 1e9),
+            mediaType: MediaType(databaseCode: record.mediaType), pixelSize: PixelSize(width: record.pixelWidth, height: record.pixelHeight),
+            orientation: record.orientation, hasEmbeddedThumbnail: record.hasEmbeddedThumbnail)
+    }
+
+    /// The sources of the assets still in the library.
+    private func imageSources(of assets: [Asset]) async -> [ImageSourceFile] {
+        var sources: [ImageSourceFile] = []
+        for asset in assets {
+            if let source = try? await imageSource(of: asset) { sources.append(source) }
+        }
+        return sources
+    }
+}

@@ -1,0 +1,148 @@
+import AssetsKit
+import FolderLibrary
+import Foundation
+@testable import IndexedLibrary
+import Synchronization
+import Testing
+
+@Suite("Incremental rescans")
+struct RescanTests {
+    /// A small tree: three photos in two folders and a video.
+    static func makeTree() throws -> TemporaryTree {
+        let tree = try TemporaryTree()
+        try tree.copy("A_camera_exif/jhead__sony.jpg", to: "2019/sony.jpg")
+        try tree.copy("A_camera_exif/goexif__sample1.jpg", to: "2019/sample.jpg")
+        try tree.copy("A_camera_exif/jhead__olympus.jpg", to: "2020/olympus.jpg")
+        try tree.copy("E_formats/puremagic__test.mp4", to: "2020/clip.mp4")
+        return tree
+    }
+
+    func allAssets(_ library: IndexedLibrary) async throws -> [Asset] {
+        try await collect(library.assets(in: SmartAlbum.all.collectionIdentifier, options: FetchOptions()))
+    }
+
+    @Test("unchanged files are not read again; a modified one is, and keeps its identifier")
+    func modified() async throws {
+        let tree = try Self.makeTree()
+        defer { tree.remove() }
+        let reader = CountingReader()
+        let library = try IndexedLibrary(root: tree.root, reader: reader)
+        let first = try await library.scan()
+        #expect(first.added == 4 && first.metadataReads == 4 && reader.readPaths.count == 4)
+        let before = try #require(try await allAssets(library).first { $0.filename == "sony.jpg" })
+
+        reader.reset()
+        let unchanged = try await library.scan()
+        #expect(reader.readPaths.isEmpty)
+        #expect(unchanged.scanned == 4 && unchanged.metadataReads == 0 && unchanged.updated == 0)
+
+        try FileManager.default.removeItem(at: tree.url("2019/sony.jpg"))
+        try FileManager.default.copyItem(at: tree.url("2020/olympus.jpg"), to: tree.url("2019/sony.jpg"))
+        let changed = try await library.scan()
+        #expect(reader.readPaths == ["sony.jpg"])
+        #expect(changed.updated == 1 && changed.added == 0 && changed.removed == 0 && changed.moved == 0)
+        let after = try #require(try await allAssets(library).first { $0.filename == "sony.jpg" })
+        #expect(after.id == before.id)
+        #expect(after.byteSize != before.byteSize)
+        #expect(after.camera != before.camera)
+    }
+
+    @Test("a removed file disappears from the library and its folder; an emptied folder is no collection")
+    func removed() async throws {
+        let tree = try Self.makeTree()
+        defer { tree.remove() }
+        let library = try IndexedLibrary(root: tree.root)
+        try await library.scan()
+        let token = ChangeToken(try await library.database.pool.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(token) FROM change") ?? 0 })
+        let gone = try #require(try await allAssets(library).first { $0.filename == "olympus.jpg" })
+        try FileManager.default.removeItem(at: tree.url("2020/olympus.jpg"))
+        try FileManager.default.removeItem(at: tree.url("2019"))
+        let summary = try await library.scan()
+        #expect(summary.removed == 3)
+        #expect(try await allAssets(library).map(\.filename) == ["clip.mp4"])
+        #expect(try await library.assets(withIdentifiers: [gone.id]).missing == [gone.id])
+        #expect(try await library.collections().filter { $0.kind == .directory }.map(\.title) == ["2020"])
+        let change = try await library.changes(since: token)
+        #expect(change.removedAssets.contains(gone.id))
+        #expect(change.removedAssets.count == 3)
+    }
+
+    @Test("a moved file keeps its row and UUID; its new path is used from then on")
+    func moved() async throws {
+        let tree = try Self.makeTree()
+        defer { tree.remove() }
+        let reader = CountingReader()
+        let library = try IndexedLibrary(root: tree.root, reader: reader)
+        try await library.scan()
+        let before = try #require(try await allAssets(library).first { $0.filename == "sample.jpg" })
+        #expect(before.id.uuid == AssetUUID.forFile(atRelativePath: "2019/sample.jpg"))
+
+        try FileManager.default.createDirectory(at: tree.url("Trips/Beijing"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: tree.url("2019/sample.jpg"), to: tree.url("Trips/Beijing/renamed.jpg"))
+        reader.reset()
+        let summary = try await library.scan()
+        #expect(summary.moved == 1 && summary.added == 0 && summary.removed == 0)
+        #expect(reader.readPaths.isEmpty)
+        let after = try #require(try await allAssets(library).first { $0.id == before.id })
+        #expect(after.filename == "renamed.jpg")
+        #expect(try await library.originalFile(for: after).fileURL.path == tree.url("Trips/Beijing/renamed.jpg").path)
+        #expect(try await library.assets(withIdentifiers: [.legacy(LegacyAssetURL(uuid: before.id.uuid, fileExtension: "JPG"))]).found.count == 1)
+        let beijing = try #require(try await library.collections().first { $0.title == "Beijing" })
+        #expect(try await library.assetCount(in: beijing.id, filter: .all) == 1)
+    }
+
+    @Test("a copy of a file that is still in place is a new asset, not a move")
+    func copyIsNotMove() async throws {
+        let tree = try Self.makeTree()
+        defer { tree.remove() }
+        let library = try IndexedLibrary(root: tree.root)
+        try await library.scan()
+        try FileManager.default.copyItem(at: tree.url("2019/sony.jpg"), to: tree.url("2020/sony copy.jpg"))
+        let summary = try await library.scan()
+        #expect(summary.added == 1 && summary.moved == 0)
+        #expect(try await allAssets(library).count == 5)
+    }
+
+    @Test("a file that fails is recorded and not read again until it changes; then it is indexed")
+    func failureThenFixed() async throws {
+        let tree = try Self.makeTree()
+        defer { tree.remove() }
+        try tree.copy("D_hostile/jhead__poc2.jpg", to: "2019/broken.jpg")
+        let reader = CountingReader()
+        let library = try IndexedLibrary(root: tree.root, reader: reader)
+        let first = try await library.scan()
+        #expect(first.added == 4)
+        #expect(first.failed.map(\.path) == ["2019/broken.jpg"])
+        reader.reset()
+        let again = try await library.scan()
+        #expect(reader.readPaths.isEmpty)
+        #expect(again.failed.map(\.path) == ["2019/broken.jpg"])
+
+        try FileManager.default.removeItem(at: tree.url("2019/broken.jpg"))
+        try tree.copy("B_orientation/goexif__f1-exif.jpg", to: "2019/broken.jpg")
+        let fixed = try await library.scan()
+        #expect(reader.readPaths == ["broken.jpg"])
+        #expect(fixed.added == 1 && fixed.failed.isEmpty)
+        let failures = try await library.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM scan_failure") }
+        #expect(failures == 0)
+    }
+
+    @Test("progress reaches every file found")
+    func progress() async throws {
+        let tree = try Self.makeTree()
+        defer { tree.remove() }
+        let library = try IndexedLibrary(root: tree.root)
+        let reports = ProgressLog()
+        try await library.scan { reports.append($0) }
+        #expect(reports.last == ScanProgress(discovered: 4, processed: 4))
+        #expect(reports.all.map(\.processed) == reports.all.map(\.processed).sorted())
+    }
+}
+
+/// Progress reports, in the order they came.
+final class ProgressLog: Sendable {
+    private let reports = Mutex<[ScanProgress]>([])
+    func append(_ progress: ScanProgress) { reports.withLock { $0.append(progress) } }
+    var all: [ScanProgress] { reports.withLock { $0 } }
+    var last: ScanProgress? { all.last }
+}

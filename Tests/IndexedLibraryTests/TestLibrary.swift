@@ -1,0 +1,84 @@
+import AssetsKit
+import Foundation
+import GRDB
+import ImagePipeline
+@testable import IndexedLibrary
+import Synchronization
+import TestSupport
+
+/// A library root in a temporary folder, removed by ``remove()``.
+struct TemporaryTree {
+    let root: URL
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("indexed-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    /// A tree holding a copy of the shared corpus' media folders.
+    static func corpusCopy() throws -> TemporaryTree {
+        let tree = try TemporaryTree()
+        for group in ["A_camera_exif", "B_orientation", "C_pngsuite", "D_hostile", "E_formats"] {
+            try FileManager.default.copyItem(at: Corpus.root.appendingPathComponent(group), to: tree.root.appendingPathComponent(group))
+        }
+        return tree
+    }
+
+    func url(_ relativePath: String) -> URL {
+        root.appendingPathComponent(relativePath)
+    }
+
+    /// Copies a corpus file to `relativePath`, making folders on the way.
+    func copy(_ corpusPath: String, to relativePath: String) throws {
+        try FileManager.default.createDirectory(at: url(relativePath).deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Corpus.file(corpusPath), to: url(relativePath))
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: root)
+    }
+}
+
+/// The real metadata reader, noting every file it reads.
+final class CountingReader: MediaMetadataReading {
+    private let reader = MediaMetadataReader()
+    private let paths = Mutex<[String]>([])
+
+    var readPaths: [String] { paths.withLock { $0 } }
+
+    func read(_ url: URL, as mediaType: MediaType) async throws -> MediaMetadata {
+        paths.withLock { $0.append(url.lastPathComponent) }
+        return try await reader.read(url, as: mediaType)
+    }
+
+    func reset() {
+        paths.withLock { $0.removeAll() }
+    }
+}
+
+extension IndexedLibrary {
+    /// Inserts `count` synthetic asset rows straight into the index (no files): photos with
+    /// every 7th a video, every 5th a favourite, creation dates with ties every 3 rows, all in
+    /// one directory.
+    func insertSyntheticAssets(_ count: Int, in directory: String = "synthetic", addedAt: Date = Date()) async throws {
+        try await database.pool.write { db in
+            let directoryId = try DirectoryRecord.id(forPath: directory, in: db)
+            for index in 0..<count {
+                var record = AssetRecord(
+                    uuid: UUID(), relativePath: "\(directory)/\(index).jpg", directoryId: directoryId, filename: "\(index).jpg",
+                    mediaType: (index % 7 == 0 ? MediaType.video : .photo).databaseCode, pixelWidth: 4000, pixelHeight: 3000,
+                    creationDate: 1_500_000_000 + Double(index / 3) * 60, creationDateSource: .exif,
+                    modificationTime: 0, byteSize: 1_000_000, orientation: 1, format: "jpeg", hasEmbeddedThumbnail: false,
+                    fingerprint: "synthetic:\(index)", isFavorite: index % 5 == 0, addedAt: addedAt.timeIntervalSince1970)
+                try record.insert(db)
+            }
+        }
+    }
+}
+
+/// Collects every element of a stream.
+func collect<S: AsyncSequence>(_ sequence: S) async throws -> [S.Element] {
+    var elements: [S.Element] = []
+    for try await element in sequence { elements.append(element) }
+    return elements
+}
