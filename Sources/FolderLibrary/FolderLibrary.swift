@@ -115,19 +115,16 @@ public final class FolderLibrary: PhotoLibrary {
     public func scan(_ collection: CollectionIdentifier, filter: MediaFilter) async throws -> FolderScan {
         let (files, skipped) = try FolderEnumerator(root: rootURL).enumerate()
         await cache.remember(files)
-        let selected: [FileEntry]
-        if collection == Self.cameraRollID {
-            selected = files
-        } else {
-            guard let directory = Set(files.map(\.directory)).first(where: { Self.collectionID(ofDirectory: $0) == collection }) else {
-                throw LibraryError.collectionNotFound(collection.rawValue)
-            }
-            selected = files.filter { $0.directory == directory }
+        guard collection != Self.cameraRollID else {
+            var result = try await assets(of: files.filter { filter.includes($0.mediaType) })
+            result.skipped = skipped + result.skipped
+            return result
         }
-        var result = try await assets(of: selected.filter { filter.includes($0.mediaType) })
-        result.skipped = skipped.filter { skip in
-            collection == Self.cameraRollID || selected.contains { $0.directory == (skip.path as NSString).deletingLastPathComponent }
-        } + result.skipped
+        guard let directory = Set(files.map(\.directory)).first(where: { Self.collectionID(ofDirectory: $0) == collection }) else {
+            throw LibraryError.collectionNotFound(collection.rawValue)
+        }
+        var result = try await assets(of: files.filter { $0.directory == directory && filter.includes($0.mediaType) })
+        result.skipped = skipped.filter { ($0.path as NSString).deletingLastPathComponent == directory } + result.skipped
         return result
     }
 
