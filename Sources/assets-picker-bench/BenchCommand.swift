@@ -55,11 +55,14 @@ struct BenchCommand: AsyncParsableCommand {
         let corpus = try await BenchCorpus.prepare(
             in: workdir.appendingPathComponent("corpus"),
             specification: BenchCorpus.Specification(count: images, size: size), width: allCPUs.count)
-        try corpus.warmPageCache()
+        // In parallel, which also starts Swift's task pool before the one-core section confines
+        // the process: libdispatch sizes the pool from the affinity of the thread that first
+        // uses it, and a pool started on one CPU stays one thread wide.
+        try await corpus.warmPageCache(width: allCPUs.count)
         let box = PixelSize(width: 256, height: 256), quality = 80
         let suite = BenchmarkSuite(
             corpus: corpus, thumbnails: try ThumbnailBenchmark(box: box, quality: quality),
-            peers: PeerTools(outputDirectory: workdir.appendingPathComponent("out"), box: box.description, quality: quality),
+            peers: try PeerTools(outputDirectory: workdir.appendingPathComponent("out"), box: box.description, quality: quality),
             runs: runs, magickImages: min(magickImages, images), firstAnswerIterations: iterations, allCPUs: allCPUs)
         let report = try await suite.run(progress: progress)
         if json {

@@ -52,18 +52,18 @@ struct BenchCorpus: Sendable {
         }
         try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let milliseconds = try await Stopwatch.time {
+        let milliseconds = try await Stopwatch.time(async: {
             try await Parallel.forEach(Array(photos.enumerated()), width: width) { index, photo in
                 try makePhoto(photo, seed: index + 1, specification: specification).write(to: photo.url)
             }
-        }
+        }).wall
         try JSONEncoder().encode(specification).write(to: manifest)
         return BenchCorpus(directory: directory, specification: specification, photos: photos, generationMilliseconds: milliseconds)
     }
 
-    /// Reads every photo once, so timings start with the files in the page cache.
-    func warmPageCache() throws {
-        for url in urls {
+    /// Reads every photo once, `width` at a time, so timings start with the files in the page cache.
+    func warmPageCache(width: Int) async throws {
+        try await Parallel.forEach(urls, width: width) { url in
             _ = try Data(contentsOf: url)
         }
     }

@@ -34,15 +34,27 @@ struct BenchmarkReport: Encodable {
         var target: Target?
         /// Whether ``value`` meets ``target``; `nil` without one.
         var passed: Bool?
+        /// Secondary measurements printed after the value, e.g. the wall time beside CPU time.
+        var details: [Detail]
         var comparisons: [Comparison]
 
-        init(name: String, value: Double, target: Target? = nil, comparisons: [Comparison] = []) {
+        init(name: String, value: Double, target: Target? = nil, details: [Detail] = [], comparisons: [Comparison] = []) {
             self.name = name
             self.value = value
             self.target = target
             passed = target?.isMet(by: value)
+            self.details = details
             self.comparisons = comparisons
         }
+    }
+
+    /// A secondary measurement of a row, e.g. `wall 97.1 ms`.
+    struct Detail: Encodable {
+        var name: String
+        var value: Double
+        var unit: String
+
+        var text: String { name + " " + BenchmarkReport.format(value) + (unit.isEmpty ? "" : " " + unit) }
     }
 
     /// A ratio of a row's value to a peer's, and the target it must meet, if any.
@@ -100,6 +112,9 @@ struct BenchmarkReport: Encodable {
                     + " | " + String(repeating: " ", count: valueWidth - value.count) + value + " " + section.unit
                 if let target = row.target, let passed = row.passed {
                     line += " (" + target.text(unit: " " + section.unit) + ") " + Self.mark(passed)
+                }
+                if !row.details.isEmpty {
+                    line += " (" + row.details.map(\.text).joined(separator: ", ") + ")"
                 }
                 if !row.comparisons.isEmpty {
                     line += " | " + row.comparisons.map(\.text).joined(separator: "; ")

@@ -17,7 +17,7 @@ struct FirstAnswerBenchmark: Sendable {
         var timings: [Double] = []
         timings.reserveCapacity(iterations)
         for _ in 0..<iterations {
-            timings.append(try Stopwatch.time { try answer(photo) })
+            timings.append(try Stopwatch.wallMilliseconds { try answer(photo) })
         }
         return timings.median
     }

@@ -3,27 +3,28 @@
 /// Each round runs every contender once, in order; the first round only warms up (shared
 /// libraries, code paths, caches) and is not counted.
 struct RoundRobin {
-    /// Something timed: a name and a run that returns its milliseconds.
+    /// Something timed: a name and a run that returns its timing.
     struct Contender {
         var name: String
-        var run: () async throws -> Double
+        var run: () async throws -> Timing
     }
 
     var contenders: [Contender] = []
 
-    mutating func add(_ name: String, _ run: @escaping () async throws -> Double) {
+    mutating func add(_ name: String, _ run: @escaping () async throws -> Timing) {
         contenders.append(Contender(name: name, run: run))
     }
 
-    /// The median milliseconds of each contender over `rounds` counted rounds, by name.
-    func medians(rounds: Int) async throws -> [String: Double] {
-        var timings: [String: [Double]] = [:]
+    /// The median wall and CPU times of each contender over `rounds` counted rounds, by name
+    /// (each median taken on its own).
+    func medians(rounds: Int) async throws -> [String: Timing] {
+        var timings: [String: [Timing]] = [:]
         for round in 0...max(1, rounds) {
             for contender in contenders {
-                let milliseconds = try await contender.run()
-                if round > 0 { timings[contender.name, default: []].append(milliseconds) }
+                let timing = try await contender.run()
+                if round > 0 { timings[contender.name, default: []].append(timing) }
             }
         }
-        return timings.mapValues(\.median)
+        return timings.mapValues { Timing(wall: $0.map(\.wall).median, cpu: $0.map(\.cpu).median) }
     }
 }

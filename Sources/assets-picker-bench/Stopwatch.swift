@@ -1,44 +1,72 @@
-/// Measures wall time on the monotonic clock, in milliseconds.
-struct Stopwatch {
-    private let clock = ContinuousClock()
-    private let start: ContinuousClock.Instant
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
-    /// Starts timing now.
-    init() {
-        start = clock.now
+/// How long a piece of work took, in milliseconds: on the wall clock, and in CPU time (user
+/// plus system, over all the threads or processes that did it).
+///
+/// On a machine nobody else uses, one-thread work has `cpu` ≈ `wall`; when other programs take
+/// turns on the same core, `wall` grows and `cpu` stays close to the work's own cost.
+struct Timing: Encodable {
+    var wall: Double
+    var cpu: Double
+
+    /// The time per item, for a run over `count` items.
+    func perItem(_ count: Int) -> Timing {
+        Timing(wall: wall / Double(count), cpu: cpu / Double(count))
     }
 
-    /// The milliseconds since ``init()``.
-    var elapsedMilliseconds: Double {
-        Self.milliseconds(clock.now - start)
+    /// How many cores were busy on average: CPU time over wall time.
+    var coresBusy: Double { wall > 0 ? cpu / wall : 0 }
+}
+
+/// Measures work on the monotonic clock and in CPU time.
+enum Stopwatch {
+    /// The wall time of `body` and the CPU time this process (all its threads) spent meanwhile.
+    static func time(_ body: () throws -> Void) rethrows -> Timing {
+        let cpu = processCPUMilliseconds()
+        let wall = try wallMilliseconds(body)
+        return Timing(wall: wall, cpu: processCPUMilliseconds() - cpu)
     }
 
-    /// How long `body` takes, in milliseconds.
-    static func time(_ body: () throws -> Void) rethrows -> Double {
-        let stopwatch = Stopwatch()
-        try body()
-        return stopwatch.elapsedMilliseconds
-    }
-
-    /// How long `body` takes, in milliseconds.
-    static func time(_ body: () async throws -> Void) async rethrows -> Double {
-        let stopwatch = Stopwatch()
+    /// The wall time of `body` and the CPU time this process (all its threads) spent meanwhile.
+    static func time(async body: () async throws -> Void) async rethrows -> Timing {
+        let cpu = processCPUMilliseconds(), clock = ContinuousClock()
+        let start = clock.now
         try await body()
-        return stopwatch.elapsedMilliseconds
+        return Timing(wall: milliseconds(clock.now - start), cpu: processCPUMilliseconds() - cpu)
     }
 
-    /// The median of `runs` timings of `body`, in milliseconds.
-    static func median(of runs: Int, _ body: () async throws -> Void) async rethrows -> Double {
-        var timings: [Double] = []
-        for _ in 0..<max(1, runs) {
-            timings.append(try await time(body))
-        }
-        return timings.median
+    /// The wall time of `body` and the CPU time `body` returns (e.g. that of child processes).
+    static func time(reportingCPU body: () throws -> Double) rethrows -> Timing {
+        var cpu = 0.0
+        let wall = try wallMilliseconds { cpu = try body() }
+        return Timing(wall: wall, cpu: cpu)
+    }
+
+    /// The wall time of `body`.
+    static func wallMilliseconds(_ body: () throws -> Void) rethrows -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try body()
+        return milliseconds(clock.now - start)
     }
 
     private static func milliseconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) * 1e3 + Double(attoseconds) / 1e15
+    }
+
+    /// CPU time of the process so far (user plus system, all threads).
+    private static func processCPUMilliseconds() -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return milliseconds(usage.ru_utime) + milliseconds(usage.ru_stime)
+    }
+
+    static func milliseconds(_ time: timeval) -> Double {
+        Double(time.tv_sec) * 1e3 + Double(time.tv_usec) / 1e3
     }
 }
 

@@ -15,22 +15,22 @@ struct ThumbnailBenchmark: Sendable {
         try ImageRenderer.setThreadsPerOperation(1)
     }
 
-    /// Renders every file once, one after the other. Returns wall milliseconds.
-    func serial(_ files: [URL], _ mode: ResizeMode) throws -> Double {
-        try Stopwatch.time {
+    /// Renders every file once, one after the other.
+    func serial(_ files: [URL], _ mode: ResizeMode) throws -> Timing {
+        try Stopwatch.time({
             for file in files {
                 try render(file, mode)
             }
-        }
+        })
     }
 
-    /// Renders every file once, `width` at a time. Returns wall milliseconds.
-    func parallel(_ files: [URL], _ mode: ResizeMode, width: Int) async throws -> Double {
-        try await Stopwatch.time {
+    /// Renders every file once, `width` at a time.
+    func parallel(_ files: [URL], _ mode: ResizeMode, width: Int) async throws -> Timing {
+        try await Stopwatch.time(async: {
             try await Parallel.forEach(files, width: width) { file in
                 try render(file, mode)
             }
-        }
+        })
     }
 
     /// Renders `file` and checks the answer has the box's size, so a wrong answer is not timed as fast.
