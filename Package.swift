@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "DemoLibrary", targets: ["DemoLibrary"]),
         .library(name: "Picker", targets: ["Picker"]),
         .executable(name: "assets-picker", targets: ["assets-picker"]),
+        .executable(name: "assets-picker-bench", targets: ["assets-picker-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -41,6 +42,14 @@ let package = Package(
             name: "assets-picker",
             dependencies: [
                 "AssetsKit", "ImagePipeline", "FolderLibrary", "DemoLibrary", "Picker",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Times thumbnails against vipsthumbnail, djpeg and ImageMagick on a generated corpus.
+        .executableTarget(
+            name: "assets-picker-bench",
+            dependencies: [
+                "AssetsKit", "ImageMetadata", "ImagePipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

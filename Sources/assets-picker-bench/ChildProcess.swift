@@ -1,0 +1,89 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A program started with `posix_spawnp` and waited for with `waitpid`, its output going to
+/// a file.
+///
+/// The peers are timed with this rather than `ToolRunner`: nothing runs between the start and
+/// the exit but the kernel, and no dispatch I/O is involved (a long run of `ToolRunner` calls
+/// crashed in libdispatch's event loop here; see the commit message).
+struct ChildProcess {
+    let pid: pid_t
+    let arguments: [String]
+    /// Where standard output and standard error went.
+    let log: URL
+
+    /// Starts `arguments[0]` (looked up on `PATH`) with `environment` added to ours, no signal
+    /// blocked, standard input from `/dev/null`, and standard output and error into `log`.
+    static func start(_ arguments: [String], environment: [String: String] = [:], log: URL) throws -> ChildProcess {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0)=\($1)" }
+        var pid: pid_t = 0
+        let status = withCStrings(arguments) { argv in
+            withCStrings(variables) { envp in
+                posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
+            }
+        }
+        guard status == 0 else { throw ChildProcessError.startFailed(command: arguments[0], errno: status) }
+        return ChildProcess(pid: pid, arguments: arguments, log: log)
+    }
+
+    /// Waits for the program to end and returns the CPU milliseconds (user plus system) it
+    /// and the children it waited for used; throws unless it exited with status 0.
+    @discardableResult
+    func wait() throws -> Double {
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 {
+            guard errno == EINTR else { throw ChildProcessError.startFailed(command: arguments[0], errno: errno) }
+        }
+        let exited = status & 0x7F == 0, code = (status >> 8) & 0xFF
+        guard exited, code == 0 else {
+            let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            throw ChildProcessError.failed(command: arguments[0], status: exited ? code : -(status & 0x7F), output: String(output.suffix(2000)))
+        }
+        return Stopwatch.milliseconds(usage.ru_utime) + Stopwatch.milliseconds(usage.ru_stime)
+    }
+
+    /// Runs `arguments` to the end and returns what they printed.
+    static func output(of arguments: [String], log: URL) throws -> String {
+        try start(arguments, log: log).wait()
+        return try String(contentsOf: log, encoding: .utf8)
+    }
+}
+
+/// NUL-terminated copies of `strings` as a NULL-terminated `char *[]`, valid inside `body`.
+private func withCStrings<Result>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> Result) -> Result {
+    let pointers = strings.map { strdup($0) } + [nil]
+    defer { pointers.forEach { free($0) } }
+    return body(pointers)
+}
+
+/// A program that could not start or did not succeed.
+enum ChildProcessError: Error, CustomStringConvertible {
+    case startFailed(command: String, errno: Int32)
+    /// `status` is the exit status, or minus the signal that ended the program.
+    case failed(command: String, status: Int32, output: String)
+
+    var description: String {
+        switch self {
+        case let .startFailed(command, code): "\(command) could not start: \(String(cString: strerror(code)))"
+        case let .failed(command, status, output): "\(command) failed (status \(status)): \(output)"
+        }
+    }
+}
