@@ -26,8 +26,14 @@ let package = Package(
             pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]
         ),
-        // Fixed-argument C wrappers over libvips' variadic API; the only C in the tree.
-        .target(name: "CVipsShim", dependencies: ["CVips"]),
+        // libjpeg-turbo's TurboJPEG API (Debian: libturbojpeg0-dev), for small JPEGs.
+        .systemLibrary(
+            name: "CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]
+        ),
+        // Fixed-argument C wrappers over libvips' variadic API (and TurboJPEG); the only C in the tree.
+        .target(name: "CVipsShim", dependencies: ["CVips", "CTurboJPEG"]),
         .target(name: "AssetsKit"),
         .target(name: "ImageMetadata"),
         .target(name: "ImagePipeline", dependencies: ["AssetsKit", "ImageMetadata", "CVipsShim"]),

@@ -217,7 +217,7 @@ int cvips_generate_scene(int width, int height, int seed, const char *label, Vip
     // Three noise fields, coarse to fine, make a texture that compresses like a photo.
     if (vips_perlin(&t[0], width, height, "cell_size", cell, "seed", seed, NULL) ||
         vips_perlin(&t[1], width, height, "cell_size", cell / 4 + 1, "seed", seed + 1, NULL) ||
-        vips_gaussnoise(&t[2], width, height, "sigma", 18.0, "mean", 0.0, "seed", seed + 2, NULL) ||
+        vips_gaussnoise(&t[2], width, height, "sigma", 8.0, "mean", 0.0, "seed", seed + 2, NULL) ||
         vips_xyz(&t[3], width, height, NULL)) goto fail;
     // Vertical gradient from the y coordinate: sky above, ground below.
     if (vips_extract_band(t[3], &t[4], 1, NULL) ||

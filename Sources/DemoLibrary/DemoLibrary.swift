@@ -5,7 +5,7 @@ import Foundation
 /// few folders, made on first use in the user's data folder. Nothing is downloaded.
 public enum DemoLibrary {
     /// Bumped when the content changes, so an older demo library is made again.
-    static let version = "1"
+    static let version = "2"
     static let markerName = ".demo-library-complete"
 
     /// `$ASSETS_PICKER_DEMO_LIBRARY`, else `$XDG_DATA_HOME/assets-picker/demo-library`, else

@@ -35,6 +35,19 @@ struct OrientationTests {
         expectUprightF(try renderer.pixels(of: result.data, name: file.path), file)
     }
 
+    @Test("a JPEG turned by a given orientation (the embedded-thumbnail path) reads as an F, in JPEG and WebP",
+          arguments: letterF)
+    func uprightThumbnail(_ file: URL) throws {
+        let orientation = try #require(Corpus.exifField("Orientation", of: file).flatMap(Int.init))
+        for format in [ImageFormat.jpeg, .webp] {
+            let result = try renderer.uprightThumbnail(jpeg: Data(contentsOf: file), orientation: orientation,
+                                                       name: file.path, format: format, quality: 95)
+            #expect(result.isDegraded && result.source == .embeddedThumbnail && result.format == format)
+            #expect(result.pixelSize == PixelSize(width: 40, height: 80))
+            expectUprightF(try renderer.pixels(of: result.data, name: file.path), file)
+        }
+    }
+
     @Test("the header reports the orientation and the upright size", arguments: letterF)
     func headerSize(_ file: URL) throws {
         let header = try renderer.header(of: file)

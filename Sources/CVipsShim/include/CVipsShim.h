@@ -1,4 +1,4 @@
-// Fixed-argument wrappers over libvips for Swift.
+// Fixed-argument wrappers over libvips (and libjpeg-turbo for small JPEGs) for Swift.
 //
 // Swift cannot call libvips' variadic functions, and importing <vips/vips.h> would pull all of
 // glib into Swift's view. This header only forward-declares the image type; the C file does the
@@ -76,6 +76,16 @@ int cvips_from_pixels(const void *pixels, int width, int height, int bands, Vips
 /// A photograph-like test scene: soft noise at several scales over a sky-to-ground gradient,
 /// with `label` (may be NULL) drawn large in the upper-left quadrant so orientation can be seen.
 int cvips_generate_scene(int width, int height, int seed, const char *label, VipsImage **out);
+
+/// The pixel size of a JPEG from its header (libjpeg-turbo, no decode).
+int cvips_small_jpeg_size(const void *jpeg, size_t length, int *width, int *height);
+
+/// Decodes a small JPEG (at most 4096 px a side), turns it upright for EXIF `orientation`
+/// and encodes it again at `quality`, with libjpeg-turbo alone. Free `out` with
+/// cvips_small_jpeg_free.
+int cvips_small_jpeg_upright(const void *jpeg, size_t length, int orientation, int quality,
+                             void **out, size_t *out_length, int *out_width, int *out_height);
+void cvips_small_jpeg_free(void *buffer);
 
 int cvips_image_width(const VipsImage *image);
 int cvips_image_height(const VipsImage *image);

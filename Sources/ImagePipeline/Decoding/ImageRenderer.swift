@@ -106,14 +106,35 @@ public struct ImageRenderer: Sendable {
     }
 
     /// Turns an embedded EXIF thumbnail upright with its photo's `orientation` and encodes it;
-    /// orientation 1 passes the JPEG bytes through untouched.
+    /// orientation 1 passes the JPEG bytes through untouched. JPEG output goes through
+    /// libjpeg-turbo alone (~0.1 ms for a 160-pixel thumbnail, where a libvips pipeline costs
+    /// ~1 ms of set-up); WebP output through libvips.
     public func uprightThumbnail(jpeg data: Data, orientation: Int, name: String,
                                  format: ImageFormat, quality: Int) throws -> ImageResult {
+        if format == .jpeg {
+            return try data.withUnsafeBytes { bytes in
+                var width: Int32 = 0, height: Int32 = 0
+                if orientation == 1 {
+                    guard cvips_small_jpeg_size(bytes.baseAddress, bytes.count, &width, &height) == 0 else {
+                        throw ImagePipelineError.undecodable(file: name, reason: "the embedded thumbnail is not a readable JPEG")
+                    }
+                    return ImageResult(data: data, format: .jpeg, pixelSize: PixelSize(width: Int(width), height: Int(height)),
+                                       isDegraded: true, source: .embeddedThumbnail)
+                }
+                var output: UnsafeMutableRawPointer?
+                var length = 0
+                guard cvips_small_jpeg_upright(bytes.baseAddress, bytes.count, Int32(orientation), Int32(quality),
+                                               &output, &length, &width, &height) == 0, let output else {
+                    throw ImagePipelineError.undecodable(file: name, reason: "the embedded thumbnail is not a readable JPEG")
+                }
+                defer { cvips_small_jpeg_free(output) }
+                return ImageResult(data: Data(bytes: output, count: length), format: .jpeg,
+                                   pixelSize: PixelSize(width: Int(width), height: Int(height)),
+                                   isDegraded: true, source: .embeddedThumbnail)
+            }
+        }
         try Vips.start()
         let loaded = try load(data: data, name: name)
-        if orientation == 1 && format == .jpeg {
-            return ImageResult(data: data, format: .jpeg, pixelSize: loaded.pixelSize, isDegraded: true, source: .embeddedThumbnail)
-        }
         var result = try encode(try oriented(loaded, orientation, name: name), format: format, quality: quality,
                                 source: .embeddedThumbnail, file: name)
         result.isDegraded = true
