@@ -106,14 +106,14 @@ extension ChangeBatch {
                                          arguments: [row.id])
         let memberSet = Set(members)
         var first: [Int64] = []
+        var named: Set<Int64> = []
         for identifier in identifiers {
             let asset = try record(identifier)
             guard let id = asset.id, memberSet.contains(id) else {
                 throw LibraryError.invalidChange("\(identifier) (\(asset.filename)) is not in album \"\(row.title)\"")
             }
-            if !first.contains(id) { first.append(id) }
+            if named.insert(id).inserted { first.append(id) }
         }
-        let named = Set(first)
         for (position, id) in (first + members.filter { !named.contains($0) }).enumerated() {
             try db.execute(sql: "UPDATE album_asset SET position = ? WHERE albumId = ? AND assetId = ?", arguments: [position, row.id, id])
         }
