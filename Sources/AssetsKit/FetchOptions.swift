@@ -10,13 +10,18 @@ public struct FetchOptions: Sendable, Hashable {
     public var limit: Int?
     /// Skip this many assets first.
     public var offset: Int
+    /// For a user album: list its members in the album's own order (as arranged by adding and
+    /// reordering) instead of by creation date; ``sortOrder`` is then not used. Collections
+    /// without an order of their own ignore it.
+    public var albumOrder: Bool
 
     public init(mediaFilter: MediaFilter = .all, sortOrder: DateOrder = .newestFirst,
-                limit: Int? = nil, offset: Int = 0) {
+                limit: Int? = nil, offset: Int = 0, albumOrder: Bool = false) {
         self.mediaFilter = mediaFilter
         self.sortOrder = sortOrder
         self.limit = limit
         self.offset = max(0, offset)
+        self.albumOrder = albumOrder
     }
 }
 

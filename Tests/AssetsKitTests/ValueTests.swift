@@ -48,6 +48,13 @@ struct ValueTests {
         #expect(try await result.assets(in: 440..<999).count == 10)
     }
 
+    @Test("fetch options list by creation date unless album order is asked for; a negative offset is zero")
+    func fetchOptionsDefaults() {
+        #expect(FetchOptions().albumOrder == false)
+        #expect(FetchOptions(albumOrder: true).albumOrder)
+        #expect(FetchOptions(offset: -3).offset == 0)
+    }
+
     @Test("dates print in ISO 8601 with the recorded offset, or in UTC")
     func isoDates() {
         let date = Date(timeIntervalSince1970: 1_080_643_426) // 2004-03-30T10:43:46Z

@@ -10,6 +10,8 @@ struct AssetQuery: Sendable {
     var join = ""
     var conditions: [String] = []
     var arguments: [DatabaseValue] = []
+    /// Whether the rows have an order of their own (a user album's `album_asset.position`).
+    private(set) var hasAlbumOrder = false
 
     private static let visible = "asset.deletedAt IS NULL AND asset.isHidden = 0"
 
@@ -36,6 +38,7 @@ struct AssetQuery: Sendable {
             join = "JOIN album_asset ON album_asset.assetId = asset.id"
             conditions = ["album_asset.albumId = ?", Self.visible]
             arguments = [albumID.databaseValue]
+            hasAlbumOrder = true
         case .directory(let uuid):
             guard let directoryID = try Int64.fetchOne(db, sql: "SELECT id FROM directory WHERE uuid = ?", arguments: [uuid]) else {
                 throw LibraryError.collectionNotFound(collection.rawValue)
@@ -56,6 +59,15 @@ struct AssetQuery: Sendable {
     func count(_ db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset \(join) WHERE \(whereClause)",
                          arguments: StatementArguments(arguments)) ?? 0
+    }
+
+    /// Up to `limit` matching rows of an album in the album's own order, after skipping `offset`
+    /// rows (from the `(albumId, position)` index).
+    func albumPage(_ db: Database, offset: Int, limit: Int) throws -> [AssetRecord] {
+        try AssetRecord.fetchAll(db, sql: """
+            SELECT asset.* FROM asset \(join) WHERE \(whereClause)
+            ORDER BY album_asset.position, asset.id LIMIT ? OFFSET ?
+            """, arguments: StatementArguments(arguments + [limit.databaseValue, offset.databaseValue]))
     }
 
     /// Up to `limit` matching rows in `order`: after `keyset` when given (the last row of the

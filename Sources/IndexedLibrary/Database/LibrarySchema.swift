@@ -5,6 +5,7 @@ enum LibrarySchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: createVersion1)
+        migrator.registerMigration("v2", migrate: addVersion2)
         return migrator
     }
 
@@ -97,6 +98,36 @@ enum LibrarySchema {
                 collectionId TEXT,
                 kind TEXT NOT NULL CHECK (kind IN ('inserted', 'removed', 'changed', 'collection'))
             );
+            """)
+    }
+
+    /// Version 2: album members listed in the album's own order from an index; files a purge
+    /// told the scanner to leave alone (`ignored_path`, by path and file version); and drafts
+    /// of picks (`draft`, `draft_item`, identifiers kept as given, in pick order).
+    private static func addVersion2(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE INDEX album_asset_order ON album_asset(albumId, position);
+
+            CREATE TABLE ignored_path (
+                relativePath TEXT PRIMARY KEY NOT NULL,
+                directoryPath TEXT NOT NULL,
+                byteSize INTEGER NOT NULL,
+                modificationTime INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX ignored_path_directory ON ignored_path(directoryPath);
+
+            CREATE TABLE draft (
+                id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL UNIQUE,
+                savedAt REAL NOT NULL
+            );
+
+            CREATE TABLE draft_item (
+                draftId INTEGER NOT NULL REFERENCES draft(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,
+                identifier TEXT NOT NULL,
+                PRIMARY KEY (draftId, position)
+            ) WITHOUT ROWID;
             """)
     }
 }

@@ -21,6 +21,9 @@ struct IndexedDirectory: Sendable {
     var assets: [String: IndexedAsset] = [:]
     /// The folder's recorded scan failures by relative path.
     var failures: [String: RecordedFailure] = [:]
+    /// Files of the folder the scanner leaves alone (purged originals), by relative path, with
+    /// the version that was purged.
+    var ignored: [String: FileVersion] = [:]
 
     static func fetch(_ db: Database, path: String) throws -> IndexedDirectory {
         var directory = IndexedDirectory()
@@ -37,6 +40,12 @@ struct IndexedDirectory: Sendable {
             """, arguments: [path])
         while let row = try failureRows.next() {
             directory.failures[row[0]] = RecordedFailure(version: FileVersion(byteSize: row[1], modificationTime: row[2]), reason: row[3])
+        }
+        let ignoredRows = try Row.fetchCursor(db, sql: """
+            SELECT relativePath, byteSize, modificationTime FROM ignored_path WHERE directoryPath = ?
+            """, arguments: [path])
+        while let row = try ignoredRows.next() {
+            directory.ignored[row[0]] = FileVersion(byteSize: row[1], modificationTime: row[2])
         }
         return directory
     }

@@ -12,7 +12,9 @@ import ImagePipeline
 /// whose size or modification time changed are read, on all cores; results are written in
 /// batched transactions. A new path whose content fingerprint matches an asset whose path is
 /// gone is that asset, moved: it keeps its row and identifier. Rows whose file is gone are
-/// removed at the end. One bad file never stops a scan: it is recorded with its reason.
+/// removed at the end. One bad file never stops a scan: it is recorded with its reason. A file
+/// whose asset was purged (`ignored_path`) is passed over while it is the same version; once it
+/// is gone or replaced, the path is forgotten and a new file there is adopted.
 struct LibraryScanner: Sendable {
     let root: URL
     let database: LibraryDatabase
@@ -87,9 +89,13 @@ struct LibraryScanner: Sendable {
         var present: Set<String> = Set(listing.skipped.map(\.path))
         for file in listing.files {
             present.insert(file.relativePath)
+            let version = IndexedDirectory.FileVersion(byteSize: file.byteSize, modificationTime: file.modificationTime)
+            if let ignored = indexed.ignored[file.relativePath] {
+                if ignored == version { continue }
+                run.batch.clearedIgnores.append(file.relativePath)
+            }
             run.summary.scanned += 1
             run.progress.discovered += 1
-            let version = IndexedDirectory.FileVersion(byteSize: file.byteSize, modificationTime: file.modificationTime)
             if let asset = indexed.assets[file.relativePath] {
                 if asset.version == version {
                     run.progress.processed += 1
@@ -109,6 +115,7 @@ struct LibraryScanner: Sendable {
         }
         for (path, asset) in indexed.assets where !present.contains(path) { run.missing.insert(asset.id) }
         run.batch.clearedFailures += indexed.failures.keys.filter { !present.contains($0) }
+        run.batch.clearedIgnores += indexed.ignored.keys.filter { !present.contains($0) }
         return work
     }
 
@@ -165,13 +172,14 @@ struct LibraryScanner: Sendable {
         @Sendable func isGone(_ directory: String) -> Bool {
             !visited.contains(directory) && !unreadable.contains { directory.hasPrefix($0.isEmpty ? "" : $0 + "/") }
         }
-        let (goneAssets, goneFailureDirectories) = try await database.pool.read { db in
+        let (goneAssets, goneFailureDirectories, goneIgnoredDirectories) = try await database.pool.read { db in
             var assets: [Int64] = []
             for row in try Row.fetchAll(db, sql: "SELECT id, relativePath FROM directory") where isGone(row["relativePath"]) {
                 assets += try Int64.fetchAll(db, sql: "SELECT id FROM asset WHERE directoryId = ?", arguments: [row["id"] as Int64])
             }
             let failures = try String.fetchAll(db, sql: "SELECT DISTINCT directoryPath FROM scan_failure").filter(isGone)
-            return (assets, failures)
+            let ignored = try String.fetchAll(db, sql: "SELECT DISTINCT directoryPath FROM ignored_path").filter(isGone)
+            return (assets, failures, ignored)
         }
         let removals = Array(run.missing.union(goneAssets).subtracting(moved)).sorted()
         for start in stride(from: 0, to: removals.count, by: batchSize) {
@@ -182,6 +190,9 @@ struct LibraryScanner: Sendable {
         try await database.pool.write { db in
             for directory in goneFailureDirectories {
                 try db.execute(sql: "DELETE FROM scan_failure WHERE directoryPath = ?", arguments: [directory])
+            }
+            for directory in goneIgnoredDirectories {
+                try db.execute(sql: "DELETE FROM ignored_path WHERE directoryPath = ?", arguments: [directory])
             }
             try db.execute(sql: "DELETE FROM directory WHERE NOT EXISTS (SELECT 1 FROM asset WHERE asset.directoryId = directory.id)")
         }

@@ -11,13 +11,18 @@ struct ScanBatch: Sendable {
     var skipped: [(directory: String, failure: ScanFailure)] = []
     /// Recorded failures whose file is gone or now indexed.
     var clearedFailures: [String] = []
+    /// Ignored (purged) paths whose file is gone or is another file now.
+    var clearedIgnores: [String] = []
 
-    var count: Int { outcomes.count + skipped.count + clearedFailures.count }
+    var count: Int { outcomes.count + skipped.count + clearedFailures.count + clearedIgnores.count }
 
     /// Applies the batch; what it adds and moves is counted into `summary`.
     func apply(_ db: Database, addedAt: Date, summary: inout ScanSummary) throws {
         for path in clearedFailures {
             try db.execute(sql: "DELETE FROM scan_failure WHERE relativePath = ?", arguments: [path])
+        }
+        for path in clearedIgnores {
+            try db.execute(sql: "DELETE FROM ignored_path WHERE relativePath = ?", arguments: [path])
         }
         for (directory, failure) in skipped {
             try Self.recordFailure(db, path: failure.path, directory: directory, byteSize: nil, modificationTime: nil, reason: failure.reason)

@@ -3,9 +3,42 @@ import Foundation
 import GRDB
 
 extension IndexedLibrary {
-    /// Not yet offered by the indexed library: change requests come in the next step.
+    /// Applies change requests in one write transaction: all or none.
+    ///
+    /// Imports are copied into `<root>/Imports/YYYY/MM/` first (see ``ChangeRequest/importFile(_:intoAlbum:)``):
+    /// each file is read with the library's metadata reader (a file that is not a readable photo
+    /// or video is refused, naming it), written under a hidden temporary name, flushed to disk
+    /// and given a free name that never replaces a file; then every request is applied in one
+    /// transaction. If any request is invalid (an unknown asset, album or folder, a folder that
+    /// is not empty, purging an asset not in Recently Deleted, ...) nothing of the batch stays:
+    /// the transaction rolls back and the imported copies are removed.
+    ///
+    /// - Returns: The new assets' local identifiers and the new collections, in request order,
+    ///   and the change token after the transaction.
+    /// - Throws: ``LibraryError/invalidChange(_:)`` with the reason (also when an import cannot
+    ///   be written), or the database's error.
     public func performChanges(_ requests: [ChangeRequest]) async throws -> ChangeResult {
-        throw LibraryError.unsupported("change requests")
+        let moment = now()
+        let stager = ImportStager(root: rootURL, reader: reader, now: moment)
+        var staged: [StagedImport] = []
+        do {
+            for request in requests {
+                if let file = try await stager.stage(request) { staged.append(file) }
+            }
+            let (result, filesToRemove) = try await database.pool.write { [rootURL, staged] db in
+                var batch = ChangeBatch(db: db, root: rootURL, now: moment,
+                                        recentlyAddedSince: moment.addingTimeInterval(-Self.recentlyAddedInterval), staged: staged)
+                for request in requests { try batch.apply(request) }
+                let token = try Int64.fetchOne(db, sql: "SELECT MAX(token) FROM change") ?? 0
+                return (ChangeResult(insertedAssets: batch.insertedAssets, insertedCollections: batch.insertedCollections,
+                                     token: ChangeToken(token)), batch.filesToRemove)
+            }
+            for file in filesToRemove { unlink(file.path) }
+            return result
+        } catch {
+            for file in staged { file.remove() }
+            throw error
+        }
     }
 
     /// Every change written through this library (scans included) as it is committed, merged

@@ -1,0 +1,57 @@
+import AssetsKit
+import Foundation
+import GRDB
+@testable import IndexedLibrary
+
+/// A scanned library of four files (`2019/sony.jpg`, `2019/sample.jpg`, `2020/olympus.jpg`,
+/// `2020/clip.mp4`) for change-request tests; ``remove()`` deletes it.
+struct ChangeFixture {
+    let tree: TemporaryTree
+    let library: IndexedLibrary
+
+    init(now: @escaping @Sendable () -> Date = { Date() }) async throws {
+        tree = try RescanTests.makeTree()
+        library = try IndexedLibrary(root: tree.root, now: now)
+        try await library.scan()
+    }
+
+    /// The asset of the file named `filename` (Recently Deleted included).
+    func asset(_ filename: String) async throws -> Asset {
+        let record = try await library.database.pool.read { db in
+            try AssetRecord.filter(Column("filename") == filename).fetchOne(db)
+        }
+        guard let record else { throw LibraryError.assetNotFound(filename) }
+        return record.asset
+    }
+
+    func count(_ smart: SmartAlbum, _ filter: MediaFilter = .all) async throws -> Int {
+        try await library.assetCount(in: smart.collectionIdentifier, filter: filter)
+    }
+
+    func filenames(in collection: CollectionIdentifier, options: FetchOptions = FetchOptions()) async throws -> [String] {
+        try await collect(library.assets(in: collection, options: options)).map(\.filename)
+    }
+
+    /// The latest change token in the index.
+    func token() async throws -> ChangeToken {
+        ChangeToken(try await library.database.pool.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(token) FROM change") ?? 0 })
+    }
+
+    /// Every regular file under the root that is not the index, by relative path.
+    func files() throws -> Set<String> {
+        var paths: Set<String> = []
+        let enumerator = FileManager.default.enumerator(atPath: tree.root.path)
+        while let path = enumerator?.nextObject() as? String {
+            var isFolder: ObjCBool = false
+            if !path.hasPrefix(".assets-picker"), FileManager.default.fileExists(atPath: tree.url(path).path, isDirectory: &isFolder),
+               !isFolder.boolValue {
+                paths.insert(path)
+            }
+        }
+        return paths
+    }
+
+    func remove() {
+        tree.remove()
+    }
+}

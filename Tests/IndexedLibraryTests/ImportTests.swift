@@ -1,0 +1,113 @@
+import AssetsKit
+import FolderLibrary
+import Foundation
+@testable import IndexedLibrary
+import Testing
+import TestSupport
+
+@Suite("Change requests: imports")
+struct ImportTests {
+    /// `YYYY/MM` of a date in a time zone, worked out here on its own.
+    static func month(_ date: Date, offset: Int?) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = offset.flatMap(TimeZone.init(secondsFromGMT:)) ?? .current
+        formatter.dateFormat = "yyyy/MM"
+        return formatter.string(from: date)
+    }
+
+    @Test("importing a file copies it under Imports/YYYY/MM and returns a local identifier that resolves")
+    func importFile() async throws {
+        let fixture = try await ChangeFixture()
+        defer { fixture.remove() }
+        let source = Corpus.file("A_camera_exif/jhead__canon-300d.jpg")
+        let before = try Data(contentsOf: source)
+        let result = try await fixture.library.performChanges([.importFile(source)])
+        #expect(result.insertedAssets.count == 1)
+        let identifier = try #require(result.insertedAssets.first)
+        guard case .local = identifier else { Issue.record("not a local identifier: \(identifier)"); return }
+        let asset = try #require(try await fixture.library.assets(withIdentifiers: [identifier]).found.first)
+        #expect(asset.creationDateSource == .exif)
+        let original = try await fixture.library.originalFile(for: asset).fileURL
+        let expected = "Imports/\(Self.month(asset.creationDate, offset: asset.timeZoneOffset))/jhead__canon-300d.jpg"
+        #expect(original.path == fixture.tree.url(expected).path)
+        #expect(try Data(contentsOf: original) == before)
+        #expect(try Data(contentsOf: source) == before)
+        #expect(identifier.uuid != AssetUUID.forFile(atRelativePath: expected))
+        #expect(try await fixture.count(.all) == 5)
+        #expect(try await fixture.count(.recentlyAdded) == 5)
+        let isImported = try await fixture.library.database.pool.read { db in
+            try Bool.fetchOne(db, sql: "SELECT isImported FROM asset WHERE uuid = ?", arguments: [identifier.uuid])
+        }
+        #expect(isImported == true)
+        #expect(try await fixture.library.scan().added == 0)
+    }
+
+    @Test("importing bytes twice under one name gives two files, never overwriting; undated bytes go in the month of now")
+    func importData() async throws {
+        let now = Date(timeIntervalSince1970: 1_626_350_400) // 2021-07-15T12:00:00Z
+        let fixture = try await ChangeFixture(now: { now })
+        defer { fixture.remove() }
+        let bytes = try Data(contentsOf: Corpus.files(in: "C_pngsuite") { $0.pathExtension == "png" }.first!)
+        let album = try await fixture.library.performChanges([.createAlbum(title: "Saved")]).insertedCollections[0]
+        let result = try await fixture.library.performChanges([
+            .importData(bytes, filename: "shot.png", intoAlbum: album), .importData(bytes, filename: "shot.png"),
+        ])
+        #expect(result.insertedAssets.count == 2)
+        let found = try await fixture.library.assets(withIdentifiers: result.insertedAssets).found
+        #expect(found.map(\.id) == result.insertedAssets)
+        let folder = "Imports/\(Self.month(now, offset: nil))"
+        #expect(try fixture.files().filter { $0.hasPrefix("Imports/") } == ["\(folder)/shot.png", "\(folder)/shot 2.png"])
+        for asset in found {
+            #expect(try Data(contentsOf: try await fixture.library.originalFile(for: asset).fileURL) == bytes)
+        }
+        #expect(try await fixture.filenames(in: album) == ["shot.png"])
+    }
+
+    @Test("a file that is not a readable photo is refused, naming it; nothing of the batch stays")
+    func unreadableRefused() async throws {
+        let fixture = try await ChangeFixture()
+        defer { fixture.remove() }
+        let token = try await fixture.token()
+        let filesBefore = try fixture.files()
+        let bogus = fixture.tree.url("notes/fake.jpg")
+        try FileManager.default.createDirectory(at: bogus.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("not a jpeg at all".utf8).write(to: bogus)
+        do {
+            _ = try await fixture.library.performChanges([
+                .createAlbum(title: "Never"), .importFile(Corpus.file("A_camera_exif/jhead__sony.jpg")), .importFile(bogus),
+            ])
+            Issue.record("an unreadable file was imported")
+        } catch let error as LibraryError {
+            guard case .invalidChange(let reason) = error else { Issue.record("\(error)"); return }
+            #expect(reason.contains(bogus.path))
+        }
+        #expect(try fixture.files() == filesBefore.union(["notes/fake.jpg"]))
+        #expect(try await fixture.token() == token)
+        #expect(try await fixture.library.collections().allSatisfy { $0.kind != .album })
+        #expect(try await fixture.count(.all) == 4)
+    }
+
+    @Test("an invalid request rolls the whole batch back: no imported file or row, no album, no favourite")
+    func rollback() async throws {
+        let fixture = try await ChangeFixture()
+        defer { fixture.remove() }
+        let sony = try await fixture.asset("sony.jpg")
+        let token = try await fixture.token()
+        let unknown = AssetIdentifier.local(LocalIdentifier(uuid: UUID()))
+        await #expect(throws: LibraryError.self) {
+            try await fixture.library.performChanges([
+                .importFile(Corpus.file("A_camera_exif/jhead__canon-300d.jpg")), .createAlbum(title: "Trip"),
+                .setFavorite([sony.id], true), .setHidden([unknown], true),
+            ])
+        }
+        await #expect(throws: LibraryError.invalidChange("no asset \(unknown) in this library")) {
+            try await fixture.library.performChanges([.setHidden([unknown], true)])
+        }
+        #expect(try fixture.files().allSatisfy { !$0.hasPrefix("Imports/") })
+        #expect(try await fixture.count(.all) == 4)
+        #expect(try await fixture.count(.favorites) == 0)
+        #expect(try await fixture.library.collections().allSatisfy { $0.kind != .album })
+        #expect(try await fixture.token() == token)
+    }
+}
