@@ -61,6 +61,7 @@ public protocol PhotoLibrary: Sendable {
     // MARK: Changes
 
     /// Applies change requests in one transaction and reports what was created.
+    @discardableResult
     func performChanges(_ requests: [ChangeRequest]) async throws -> ChangeResult
     /// Live changes, as they happen, until the consumer stops listening.
     func changes() -> AsyncStream<LibraryChange>

@@ -17,6 +17,7 @@ extension IndexedLibrary {
     ///   and the change token after the transaction.
     /// - Throws: ``LibraryError/invalidChange(_:)`` with the reason (also when an import cannot
     ///   be written), or the database's error.
+    @discardableResult
     public func performChanges(_ requests: [ChangeRequest]) async throws -> ChangeResult {
         let moment = now()
         let stager = ImportStager(root: rootURL, reader: reader, now: moment)
