@@ -1,6 +1,7 @@
 import AssetsKit
 import FolderLibrary
 import Foundation
+import GRDB
 @testable import IndexedLibrary
 import Testing
 import TestSupport
@@ -109,5 +110,32 @@ struct ImportTests {
         #expect(try await fixture.count(.favorites) == 0)
         #expect(try await fixture.library.collections().allSatisfy { $0.kind != .album })
         #expect(try await fixture.token() == token)
+    }
+}
+
+@Suite("Imports and scans at the same time")
+struct ConcurrentImportTests {
+    @Test("imports racing rescans leave one row per file, every row's file present, every import resolvable")
+    func importsDuringScans() async throws {
+        let fixture = try await ChangeFixture()
+        defer { fixture.remove() }
+        var imported: [AssetIdentifier] = []
+        for round in 0..<12 {
+            let data = try Data(contentsOf: Corpus.file("A_camera_exif/jhead__sony.jpg"))
+            async let scan: Void = { _ = try await fixture.library.scan() }()
+            async let change = fixture.library.performChanges([.importData(data, filename: "race-\(round).jpg")])
+            imported += try await change.insertedAssets
+            try await scan
+        }
+        _ = try await fixture.library.scan()
+        let paths = try await fixture.library.database.pool.read { db in
+            try String.fetchAll(db, sql: "SELECT relativePath FROM asset")
+        }
+        #expect(Set(paths).count == paths.count, "no path indexed twice")
+        for path in paths { #expect(FileManager.default.fileExists(atPath: fixture.tree.url(path).path), "\(path) has its file") }
+        let lookup = try await fixture.library.assets(withIdentifiers: imported)
+        #expect(lookup.missing.isEmpty)
+        #expect(lookup.found.count == 12)
+        #expect(Set(lookup.found.map(\.filename)).count == 12)
     }
 }

@@ -67,9 +67,10 @@ struct ChangeBatch {
     }
 
     private mutating func insertStagedImport(intoAlbum album: CollectionIdentifier?) throws {
-        let file = staged.removeFirst()
-        var record = AssetRecord(file: file.file, metadata: file.metadata, fingerprint: file.fingerprint, uuid: UUID(),
-                                 directoryId: try DirectoryRecord.id(forPath: file.file.directory, in: db),
+        let staged = staged.removeFirst()
+        let file = try staged.publish(root: root)
+        var record = AssetRecord(file: file, metadata: staged.metadata, fingerprint: staged.fingerprint, uuid: UUID(),
+                                 directoryId: try DirectoryRecord.id(forPath: file.directory, in: db),
                                  addedAt: now)
         record.isImported = true
         try record.insert(db)

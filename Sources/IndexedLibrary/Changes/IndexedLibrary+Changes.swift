@@ -5,11 +5,11 @@ import GRDB
 extension IndexedLibrary {
     /// Applies change requests in one write transaction: all or none.
     ///
-    /// Imports are copied into `<root>/Imports/YYYY/MM/` first (see ``ChangeRequest/importFile(_:intoAlbum:)``):
-    /// each file is read with the library's metadata reader (a file that is not a readable photo
-    /// or video is refused, naming it), written under a hidden temporary name, flushed to disk
-    /// and given a free name that never replaces a file; then every request is applied in one
-    /// transaction. If any request is invalid (an unknown asset, album or folder, a folder that
+    /// Imports are copied first (see ``ChangeRequest/importFile(_:intoAlbum:)``): each file is
+    /// read with the library's metadata reader (a file that is not a readable photo or video is
+    /// refused, naming it), written under a hidden temporary name and flushed to disk. Then
+    /// every request is applied in one transaction, in which each copy takes a free name in
+    /// `<root>/Imports/YYYY/MM/` (never replacing a file) and its row. If any request is invalid (an unknown asset, album or folder, a folder that
     /// is not empty, purging an asset not in Recently Deleted, ...) nothing of the batch stays:
     /// the transaction rolls back and the imported copies are removed.
     ///

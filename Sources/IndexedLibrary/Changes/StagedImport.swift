@@ -2,16 +2,53 @@ import AssetsKit
 import FolderLibrary
 import Foundation
 import ImagePipeline
+import Synchronization
 
-/// A file an import request has put in the library's `Imports/YYYY/MM/` folder, waiting for
-/// its row. If the transaction does not commit, ``remove()`` takes the file away again.
-struct StagedImport: Sendable {
-    let file: FileEntry
+/// An import request's copy, flushed to disk under a hidden temporary name, waiting for the
+/// transaction that gives it its row. ``publish(root:)`` gives it its place in
+/// `Imports/YYYY/MM/` inside that transaction, so a concurrent scan never adopts a copy whose
+/// row is not written yet (the scan's own write waits for the transaction, then finds the path
+/// taken); if the transaction does not commit, ``remove()`` takes the file away again.
+final class StagedImport: Sendable {
+    let temporary: URL
+    let name: String
+    /// `Imports/YYYY/MM`, relative to the library root.
+    let relativeFolder: String
     let metadata: MediaMetadata
     let fingerprint: String
+    private let published = Mutex<URL?>(nil)
 
+    init(temporary: URL, name: String, relativeFolder: String, metadata: MediaMetadata, fingerprint: String) {
+        self.temporary = temporary
+        self.name = name
+        self.relativeFolder = relativeFolder
+        self.metadata = metadata
+        self.fingerprint = fingerprint
+    }
+
+    /// Gives the copy the first free name in its month folder (never replacing a file).
+    func publish(root: URL) throws -> FileEntry {
+        let folder = root.appendingPathComponent(relativeFolder, isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw LibraryError.invalidChange("cannot create \(folder.path) for imports: \(error.localizedDescription)")
+        }
+        let stem = (name as NSString).deletingPathExtension
+        let ext = (name as NSString).pathExtension
+        let names = (1...10_000).lazy.map { $0 == 1 ? self.name : "\(stem) \($0)\(ext.isEmpty ? "" : "." + ext)" }
+        let taken = try DurableFile.publish(temporary, in: folder, names: names)
+        published.withLock { $0 = folder.appendingPathComponent(taken) }
+        guard let file = FileEntry.current(at: relativeFolder + "/" + taken, root: root) else {
+            throw LibraryError.invalidChange("the imported copy \(relativeFolder)/\(taken) vanished")
+        }
+        return file
+    }
+
+    /// Removes the copy, wherever it is now.
     func remove() {
-        unlink(file.url.path)
+        unlink(temporary.path)
+        if let url = published.withLock({ $0 }) { unlink(url.path) }
     }
 }
 
@@ -38,7 +75,7 @@ struct ImportStager: Sendable {
             let metadata = try await read(source, as: type, describing: source.path)
             let temporary = try temporaryURL(for: source.lastPathComponent)
             try DurableFile.copy(source, to: temporary)
-            return try publish(temporary, named: source.lastPathComponent, metadata: metadata)
+            return try staged(temporary, named: source.lastPathComponent, metadata: metadata)
         case .importData(let data, let filename, _):
             let name = try Self.validName(filename)
             let type = try Self.mediaType(of: name, describing: filename)
@@ -46,7 +83,7 @@ struct ImportStager: Sendable {
             try DurableFile.store(data, at: temporary)
             do {
                 let metadata = try await read(temporary, as: type, describing: "the bytes given as \(filename)")
-                return try publish(temporary, named: name, metadata: metadata)
+                return try staged(temporary, named: name, metadata: metadata)
             } catch {
                 unlink(temporary.path)
                 throw error
@@ -71,29 +108,14 @@ struct ImportStager: Sendable {
         return folder.appendingPathComponent(".import-\(UUID().uuidString)\(ext.isEmpty ? "" : "." + ext)")
     }
 
-    private func publish(_ temporary: URL, named name: String, metadata: MediaMetadata) throws -> StagedImport {
+    private func staged(_ temporary: URL, named name: String, metadata: MediaMetadata) throws -> StagedImport {
         let month = Self.monthFolder(of: metadata.creationDate ?? now, offset: metadata.creationDate == nil ? nil : metadata.timeZoneOffset)
-        let relativeFolder = Self.folderName + "/" + month
-        let folder = root.appendingPathComponent(relativeFolder, isDirectory: true)
-        let published: String
         do {
-            try createFolder(folder)
-            let stem = (name as NSString).deletingPathExtension
-            let ext = (name as NSString).pathExtension
-            let names = (1...10_000).lazy.map { $0 == 1 ? name : "\(stem) \($0)\(ext.isEmpty ? "" : "." + ext)" }
-            published = try DurableFile.publish(temporary, in: folder, names: names)
+            let size = Int64((try FileManager.default.attributesOfItem(atPath: temporary.path)[.size] as? NSNumber)?.int64Value ?? 0)
+            return StagedImport(temporary: temporary, name: name, relativeFolder: Self.folderName + "/" + month,
+                                metadata: metadata, fingerprint: try FileFingerprint.of(temporary, byteSize: size))
         } catch {
             unlink(temporary.path)
-            throw error
-        }
-        let relativePath = relativeFolder + "/" + published
-        do {
-            guard let file = FileEntry.current(at: relativePath, root: root) else {
-                throw LibraryError.invalidChange("the imported copy \(relativePath) vanished")
-            }
-            return StagedImport(file: file, metadata: metadata, fingerprint: try FileFingerprint.of(file.url, byteSize: file.byteSize))
-        } catch {
-            unlink(folder.appendingPathComponent(published).path)
             throw error
         }
     }

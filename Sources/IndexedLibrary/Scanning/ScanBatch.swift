@@ -64,6 +64,8 @@ struct ScanBatch: Sendable {
     }
 
     private func insert(_ file: FileEntry, _ metadata: MediaMetadata, _ fingerprint: String, _ db: Database, addedAt: Date) throws {
+        // An import (or another scan) may have given this path its row since the folder was read.
+        if try Bool.fetchOne(db, sql: "SELECT 1 FROM asset WHERE relativePath = ?", arguments: [file.relativePath]) == true { return }
         let directoryId = try DirectoryRecord.id(forPath: file.directory, in: db)
         var uuid = AssetUUID.forFile(atRelativePath: file.relativePath)
         if try Bool.fetchOne(db, sql: "SELECT 1 FROM asset WHERE uuid = ?", arguments: [uuid]) == true {
