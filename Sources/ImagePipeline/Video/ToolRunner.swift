@@ -25,7 +25,8 @@ import Glibc
 /// for its whole process group, then `SIGKILL` after ``killGracePeriod``. When the command
 /// exits, anything it left running in its group is killed, so a background grandchild that
 /// still holds the pipes cannot keep the caller waiting; ``drainGracePeriod`` only bounds the
-/// wait for one that escaped the group (`setsid`).
+/// wait for one that escaped the group (`setsid`). The timeout runs until the command exits;
+/// draining after that is bounded by the grace period alone.
 ///
 /// ## Why not Foundation's `Process` or `DispatchIO`
 ///
@@ -74,15 +75,15 @@ public enum ToolRunner {
         case polling
     }
 
-    /// ``run(_:arguments:timeout:)`` with the exit watch chosen (tests cover both).
-    static func run(_ tool: ExternalTool, arguments: [String], timeout: Duration,
-                    exitWatch: ExitWatch) async throws -> ToolOutput {
+    /// ``run(_:arguments:timeout:)`` with the exit watch and the drain grace chosen (for tests).
+    static func run(_ tool: ExternalTool, arguments: [String], timeout: Duration, exitWatch: ExitWatch,
+                    drainGracePeriod: Duration = drainGracePeriod) async throws -> ToolOutput {
         guard let executable = tool.locate() else {
             throw ToolError.notFound(tool: tool.name, installHint: tool.installHint)
         }
         try Task.checkCancellation()
         let run = RunningTool(tool: tool, executable: executable.path, arguments: arguments,
-                              timeout: timeout, exitWatch: exitWatch)
+                              timeout: timeout, exitWatch: exitWatch, drainGracePeriod: drainGracePeriod)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 run.start(continuation)
@@ -110,6 +111,7 @@ private final class RunningTool: @unchecked Sendable {
     private let arguments: [String]
     private let timeout: Duration
     private let exitWatch: ToolRunner.ExitWatch
+    private let drainGracePeriod: Duration
     private let clock = ContinuousClock()
 
     private let lock = NSLock()
@@ -131,12 +133,13 @@ private final class RunningTool: @unchecked Sendable {
     private var startedAt = ContinuousClock().now
 
     init(tool: ExternalTool, executable: String, arguments: [String], timeout: Duration,
-         exitWatch: ToolRunner.ExitWatch) {
+         exitWatch: ToolRunner.ExitWatch, drainGracePeriod: Duration) {
         self.tool = tool
         self.executable = executable
         self.arguments = arguments
         self.timeout = timeout
         self.exitWatch = exitWatch
+        self.drainGracePeriod = drainGracePeriod
     }
 
     /// Launches the command and its reader thread, or answers at once when that fails or the
@@ -228,7 +231,8 @@ private final class RunningTool: @unchecked Sendable {
         while true {
             let now = clock.now
             let (reason, stoppedAt) = lock.withLock { (stopReason, self.stoppedAt) }
-            if reason == nil, now >= deadline {
+            // The timeout is for the command; once it has exited, only the drain grace counts.
+            if reason == nil, exitedAt == nil, now >= deadline {
                 stop(because: .timedOut)
                 continue
             }
@@ -243,17 +247,17 @@ private final class RunningTool: @unchecked Sendable {
             }
             if let exitedAt {
                 let drained = outputReader < 0 && errorReader < 0
-                if drained || reason != nil || now >= exitedAt + ToolRunner.drainGracePeriod { break }
+                if drained || reason != nil || now >= exitedAt + drainGracePeriod { break }
             }
 
             var wakeAt: ContinuousClock.Instant?
-            if reason == nil {
+            if reason == nil, exitedAt == nil {
                 wakeAt = deadline
             } else if let stoppedAt, !isKilled {
                 wakeAt = stoppedAt + ToolRunner.killGracePeriod
             }
             if let exitedAt {
-                wakeAt = min(wakeAt ?? now + .seconds(3600), exitedAt + ToolRunner.drainGracePeriod)
+                wakeAt = min(wakeAt ?? now + .seconds(3600), exitedAt + drainGracePeriod)
             } else if pidfd < 0 {
                 wakeAt = min(wakeAt ?? now + .seconds(3600), now + Self.exitPollInterval)
             }

@@ -170,6 +170,23 @@ struct ToolRunnerTests {
         #expect(await hasEnded(grandchild), "the grandchild was stopped with the tool's process group")
     }
 
+    @Test func descendantThatLeftTheGroupHoldsTheAnswerOnlyForTheDrainGrace() async throws {
+        // setsid takes the sleep out of the tool's process group, so it survives the tool and
+        // keeps standard output open; the drain grace is the safety net. The tool exited well
+        // before its timeout, so it is not reported as timed out.
+        let clock = ContinuousClock()
+        let start = clock.now
+        let output = try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", "setsid sleep 60 & echo $!"],
+                                              timeout: .milliseconds(1500), exitWatch: .pidfdIfAvailable,
+                                              drainGracePeriod: .seconds(2))
+        let escaped = try #require(pid_t(String(decoding: output.standardOutput, as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        defer { kill(escaped, SIGKILL) }
+        #expect(output.succeeded)
+        #expect(clock.now - start >= .seconds(2), "output was read until the drain grace ran out")
+        #expect(clock.now - start < .seconds(30))
+    }
+
     @Test func pollingExitWatchCapturesOutputAndStops() async throws {
         let output = try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", "head -c 300000 /dev/zero; echo e >&2; exit 3"],
                                               timeout: .seconds(30), exitWatch: .polling)
