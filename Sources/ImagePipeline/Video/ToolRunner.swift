@@ -377,9 +377,9 @@ private enum Spawner {
     private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
     typealias PidfdOpen = @convention(c) (pid_t, UInt32) -> Int32
 
-    private nonisolated(unsafe) static let pipe2: Pipe2? = symbol("pipe2")
-    private nonisolated(unsafe) static let addCloseFrom: AddCloseFrom? = symbol("posix_spawn_file_actions_addclosefrom_np")
-    nonisolated(unsafe) static let pidfdOpen: PidfdOpen? = symbol("pidfd_open")
+    private static let pipe2: Pipe2? = symbol("pipe2")
+    private static let addCloseFrom: AddCloseFrom? = symbol("posix_spawn_file_actions_addclosefrom_np")
+    static let pidfdOpen: PidfdOpen? = symbol("pidfd_open")
 
     private static func symbol<Function>(_ name: String) -> Function? {
         guard let handle = dlopen(nil, RTLD_NOW), let address = dlsym(handle, name) else { return nil }
