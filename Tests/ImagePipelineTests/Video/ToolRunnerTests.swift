@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import ImagePipeline
 
@@ -76,4 +79,172 @@ struct ToolRunnerTests {
         task.cancel()
         await #expect(throws: CancellationError.self) { _ = try await task.value }
     }
+
+    @Test func manyConcurrentRunsEachGetTheirOwnOutput() async throws {
+        let count = 200
+        let script = "head -c 100000 /dev/zero; echo err >&2"
+        let clock = ContinuousClock()
+        let start = clock.now
+        let outputs = try await withThrowingTaskGroup(of: ToolOutput.self) { group in
+            for _ in 0..<count {
+                group.addTask {
+                    try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", script], timeout: .seconds(60))
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        print("ToolRunner: \(count) concurrent runs took \(clock.now - start)")
+        #expect(outputs.count == count)
+        for output in outputs {
+            #expect(output.succeeded)
+            #expect(output.standardOutput.count == 100_000)
+            #expect(output.standardError == "err\n")
+        }
+    }
+
+    @Test func childSeesOnlyItsOwnDescriptorsNoBlockedSignalsAndItsOwnGroup() async throws {
+        // Many at once, so other commands' pipes exist while each one starts. Each tool looks
+        // at itself (/proc/self), not through a shell, which has pipes and masks of its own.
+        let commands: [(String, [String])] = [
+            ("ls", ["/proc/self/fd"]), ("grep", ["-E", "^Sig(Blk|Ign)", "/proc/self/status"]), ("cat", ["/proc/self/stat"]),
+        ]
+        let outputs = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for index in 0..<60 {
+                let (name, arguments) = commands[index % commands.count]
+                group.addTask {
+                    let output = try await ToolRunner.run(ExternalTool(name), arguments: arguments)
+                    return (index % commands.count, String(decoding: output.standardOutput, as: UTF8.self))
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for (kind, text) in outputs {
+            switch kind {
+            case 0:
+                // 3 is the directory ls itself is reading; anything inherited would come first.
+                #expect(text == "0\n1\n2\n3\n", "only stdin, stdout and stderr are open in the child")
+            case 1:
+                #expect(text.contains("SigBlk:\t0000000000000000\n"), "no signal blocked: \(text)")
+                // glibc's posix_spawn leaves its two internal signals (32, 33) ignored; no
+                // program uses them, and every real signal must be at its default.
+                let ignored = text.split(separator: "\n").first { $0.hasPrefix("SigIgn:") }
+                    .flatMap { UInt64($0.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespaces), radix: 16) }
+                #expect(ignored.map { $0 & ~UInt64(0x1_8000_0000) } == 0, "no signal ignored: \(text)")
+            default:
+                // "pid (comm) state ppid pgrp ..."
+                let fields = text.split(separator: " ")
+                #expect(fields.count > 4 && fields[0] == fields[4], "the command leads its own process group: \(text)")
+            }
+        }
+    }
+
+    @Test(arguments: [ToolRunner.ExitWatch.pidfdIfAvailable, .polling])
+    func grandchildHoldingTheOutputIsKilledWhenTheToolExits(exitWatch: ToolRunner.ExitWatch) async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        // The background sleep keeps standard output open after sh exits.
+        let output = try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", "sleep 60 & echo $!"],
+                                              timeout: .seconds(30), exitWatch: exitWatch)
+        #expect(output.succeeded)
+        #expect(clock.now - start < ToolRunner.drainGracePeriod, "answered without waiting for the grandchild")
+        let grandchild = try #require(pid_t(String(decoding: output.standardOutput, as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(await hasEnded(grandchild), "the grandchild was killed with the tool's process group")
+    }
+
+    @Test(arguments: [ToolRunner.ExitWatch.pidfdIfAvailable, .polling])
+    func timeoutKillsGrandchildrenToo(exitWatch: ToolRunner.ExitWatch) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tool-runner-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pidFile = folder.appendingPathComponent("pid").path
+        let clock = ContinuousClock()
+        let start = clock.now
+        await #expect(throws: ToolError.timedOut(tool: "sh", seconds: 0.5)) {
+            _ = try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", "sleep 60 & echo $! > \"$0\"; wait", pidFile],
+                                         timeout: .milliseconds(500), exitWatch: exitWatch)
+        }
+        #expect(clock.now - start < .seconds(30), "stopped long before the tool's own 60 s")
+        let grandchild = try #require(pid_t(try String(contentsOfFile: pidFile, encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(await hasEnded(grandchild), "the grandchild was stopped with the tool's process group")
+    }
+
+    @Test func descendantThatLeftTheGroupHoldsTheAnswerOnlyForTheDrainGrace() async throws {
+        // setsid takes the sleep out of the tool's process group, so it survives the tool and
+        // keeps standard output open; the drain grace is the safety net. The tool exited well
+        // before its timeout, so it is not reported as timed out.
+        let clock = ContinuousClock()
+        let start = clock.now
+        let output = try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", "setsid sleep 60 & echo $!"],
+                                              timeout: .milliseconds(1500), exitWatch: .pidfdIfAvailable,
+                                              drainGracePeriod: .seconds(2))
+        let escaped = try #require(pid_t(String(decoding: output.standardOutput, as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        defer { kill(escaped, SIGKILL) }
+        #expect(output.succeeded)
+        #expect(clock.now - start >= .seconds(2), "output was read until the drain grace ran out")
+        #expect(clock.now - start < .seconds(30))
+    }
+
+    @Test func pollingExitWatchCapturesOutputAndStops() async throws {
+        let output = try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", "head -c 300000 /dev/zero; echo e >&2; exit 3"],
+                                              timeout: .seconds(30), exitWatch: .polling)
+        #expect(output.terminationStatus == 3 && !output.wasSignalled)
+        #expect(output.standardOutput.count == 300_000)
+        #expect(output.standardError == "e\n")
+        await #expect(throws: ToolError.timedOut(tool: "sleep", seconds: 0.3)) {
+            _ = try await ToolRunner.run(ExternalTool("sleep"), arguments: ["60"], timeout: .milliseconds(300), exitWatch: .polling)
+        }
+    }
+
+    @Test func reportsTheSignalThatEndedTheTool() async throws {
+        let output = try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", "kill -KILL $$"])
+        #expect(output.wasSignalled)
+        #expect(output.terminationStatus == SIGKILL)
+    }
+
+    @Test func leavesNoZombieBehind() async throws {
+        // Every way a run can end: success, failure, signal, timeout, cancellation, grandchild.
+        _ = try await ToolRunner.run(ExternalTool("true"), arguments: [])
+        _ = try await ToolRunner.run(ExternalTool("ls"), arguments: ["/no/such/path-for-tool-runner"])
+        _ = try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", "kill -TERM $$"])
+        _ = try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", "sleep 60 & echo $!"])
+        _ = try? await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", "trap '' TERM; sleep 60"], timeout: .milliseconds(200))
+        let task = Task { try await ToolRunner.run(ExternalTool("sleep"), arguments: ["60"]) }
+        try await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        _ = try? await task.value
+        // Not `waitpid(-1, WNOHANG)`: that would reap the children of runs in other tests. Other
+        // tests' runs may be between exit and reaping at any instant, so a zombie counts only
+        // if it is still one a while later.
+        let zombies = zombieChildren()
+        if !zombies.isEmpty { try await Task.sleep(for: .seconds(2)) }
+        #expect(zombieChildren().intersection(zombies).isEmpty, "no child of ours stays a zombie")
+    }
+}
+
+/// Our children that are zombies (exited, not reaped), from `/proc`.
+private func zombieChildren() -> Set<pid_t> {
+    let me = getpid()
+    var zombies: Set<pid_t> = []
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+        guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { continue }
+        // After "pid (comm)": state, ppid, ...
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        if fields.count > 1, fields[0] == "Z", pid_t(fields[1]) == me { zombies.insert(pid) }
+    }
+    return zombies
+}
+
+/// Whether `pid` is gone (or only a zombie awaiting its new parent), waiting up to 10 s for it.
+private func hasEnded(_ pid: pid_t) async -> Bool {
+    for _ in 0..<200 {
+        if kill(pid, 0) != 0 { return true }
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        if let close = stat.lastIndex(of: ")"), stat[stat.index(after: close)...].hasPrefix(" Z") { return true }
+        try? await Task.sleep(for: .milliseconds(50))
+    }
+    return false
 }
