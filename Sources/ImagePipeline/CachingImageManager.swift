@@ -15,6 +15,7 @@ public final class CachingImageManager: Sendable {
     let scheduler: RenderScheduler
     let coalescer = RenderCoalescer()
     let prefetches = Mutex<[ImageCacheKey: Task<Void, Never>]>([:])
+    private let renders = Mutex(0)
 
     /// - Parameters:
     ///   - configuration: Memory budget and render concurrency.
@@ -51,9 +52,9 @@ public final class CachingImageManager: Sendable {
         return stream
     }
 
-    /// The number of renders started so far; coalesced requests count once.
+    /// The number of renders started so far (cache hits and coalesced requests do not count).
     public var renderCount: Int {
-        get async { await coalescer.workStarted }
+        get async { renders.withLock { $0 } }
     }
 
     private func deliver(_ source: ImageSourceFile, _ request: ImageRequest, yield: (ImageResult) -> Void) async throws {
@@ -129,6 +130,7 @@ public final class CachingImageManager: Sendable {
         }) { [self] in
             if let cached = cachedImage(for: key) { return cached }
             let granted = try await scheduler.acquire(for: key, priority: priority)
+            renders.withLock { $0 += 1 }
             let outcome: Result<ImageResult, Error>
             do {
                 outcome = .success(try await rendering.render(source, request: request))

@@ -58,7 +58,8 @@ struct ImportTests {
         let found = try await fixture.library.assets(withIdentifiers: result.insertedAssets).found
         #expect(found.map(\.id) == result.insertedAssets)
         let folder = "Imports/\(Self.month(now, offset: nil))"
-        #expect(try fixture.files().filter { $0.hasPrefix("Imports/") } == ["\(folder)/shot.png", "\(folder)/shot 2.png"])
+        let imported = try fixture.files().filter { $0.hasPrefix("Imports/") }
+        #expect(imported == ["\(folder)/shot.png", "\(folder)/shot 2.png"], "\(imported.sorted())")
         for asset in found {
             #expect(try Data(contentsOf: try await fixture.library.originalFile(for: asset).fileURL) == bytes)
         }

@@ -14,8 +14,6 @@ actor RenderCoalescer {
 
     private var flights: [ImageCacheKey: Flight] = [:]
     private var nextWaiter = 0
-    /// How many times work was started: identical requests in flight count once.
-    private(set) var workStarted = 0
 
     /// The result of `work` for `key`, shared with every other caller asking for `key` meanwhile.
     /// `joined` is told when the caller joins work that was already under way.
@@ -33,7 +31,6 @@ actor RenderCoalescer {
                 }
                 flights[key, default: Flight()].waiters[waiter] = continuation
                 if flights[key]?.work == nil {
-                    workStarted += 1
                     flights[key]?.work = Task {
                         let outcome: Result<ImageResult, Error>
                         do { outcome = .success(try await work()) } catch { outcome = .failure(error) }

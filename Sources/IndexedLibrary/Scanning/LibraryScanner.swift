@@ -184,9 +184,19 @@ struct LibraryScanner: Sendable {
         let removals = Array(run.missing.union(goneAssets).subtracting(moved)).sorted()
         for start in stride(from: 0, to: removals.count, by: batchSize) {
             let chunk = Array(removals[start..<min(removals.count, start + batchSize)])
-            try await database.pool.write { db in try ScanBatch.removeAssets(chunk, db) }
+            run.summary.removed += try await database.pool.write { [root] db in
+                // A file that appeared after its folder was read (an import committed meanwhile)
+                // is not missing: only rows whose file is gone now are removed.
+                let gone = try chunk.filter { id in
+                    guard let path = try String.fetchOne(db, sql: "SELECT relativePath FROM asset WHERE id = ?", arguments: [id]) else {
+                        return false
+                    }
+                    return access(root.path + "/" + path, F_OK) != 0
+                }
+                try ScanBatch.removeAssets(gone, db)
+                return gone.count
+            }
         }
-        run.summary.removed += removals.count
         try await database.pool.write { db in
             for directory in goneFailureDirectories {
                 try db.execute(sql: "DELETE FROM scan_failure WHERE directoryPath = ?", arguments: [directory])
