@@ -36,11 +36,11 @@ let package = Package(
             dependencies: ["AssetsKit", "ImagePipeline", "FolderLibrary", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "DemoLibrary", dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline"]),
-        .target(name: "Picker", dependencies: ["AssetsKit", "ImagePipeline"]),
+        .target(name: "Picker", dependencies: ["AssetsKit", "ImagePipeline", "FolderLibrary", "IndexedLibrary"]),
         .executableTarget(
             name: "assets-picker",
             dependencies: [
-                "AssetsKit", "ImagePipeline", "FolderLibrary", "DemoLibrary", "Picker",
+                "AssetsKit", "ImagePipeline", "FolderLibrary", "IndexedLibrary", "DemoLibrary", "Picker",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
