@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "DemoLibrary", targets: ["DemoLibrary"]),
         .library(name: "Picker", targets: ["Picker"]),
         .executable(name: "assets-picker", targets: ["assets-picker"]),
+        .executable(name: "assets-picker-index-bench", targets: ["assets-picker-index-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -44,6 +45,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The IndexedLibrary targets (first screen, pages, counts, scans, memory) as a table.
+        .executableTarget(
+            name: "assets-picker-index-bench",
+            dependencies: ["AssetsKit", "ImagePipeline", "IndexedLibrary", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // Finds the shared test corpus and reads its manifest; used by tests only.
         .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(name: "AssetsKitTests", dependencies: ["AssetsKit"]),
@@ -52,7 +58,7 @@ let package = Package(
         .testTarget(name: "FolderLibraryTests", dependencies: ["FolderLibrary", "ImagePipeline", "AssetsKit", "TestSupport"]),
         .testTarget(name: "IndexedLibraryTests", dependencies: ["IndexedLibrary", "AssetsKit", "ImagePipeline", "TestSupport"]),
         .testTarget(name: "PickerTests", dependencies: ["Picker", "FolderLibrary", "ImagePipeline", "AssetsKit", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["assets-picker", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["assets-picker", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )
