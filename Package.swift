@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Picker", targets: ["Picker"]),
         .executable(name: "assets-picker", targets: ["assets-picker"]),
         .executable(name: "assets-picker-bench", targets: ["assets-picker-bench"]),
+        .executable(name: "assets-picker-index-bench", targets: ["assets-picker-index-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -43,11 +44,11 @@ let package = Package(
             dependencies: ["AssetsKit", "ImagePipeline", "FolderLibrary", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "DemoLibrary", dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline"]),
-        .target(name: "Picker", dependencies: ["AssetsKit", "ImagePipeline"]),
+        .target(name: "Picker", dependencies: ["AssetsKit", "ImagePipeline", "FolderLibrary", "IndexedLibrary"]),
         .executableTarget(
             name: "assets-picker",
             dependencies: [
-                "AssetsKit", "ImagePipeline", "FolderLibrary", "DemoLibrary", "Picker",
+                "AssetsKit", "ImagePipeline", "FolderLibrary", "IndexedLibrary", "DemoLibrary", "Picker",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -59,6 +60,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The IndexedLibrary targets (first screen, pages, counts, scans, memory) as a table.
+        .executableTarget(
+            name: "assets-picker-index-bench",
+            dependencies: ["AssetsKit", "ImagePipeline", "IndexedLibrary", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // Finds the shared test corpus and reads its manifest; used by tests only.
         .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(name: "AssetsKitTests", dependencies: ["AssetsKit"]),
@@ -67,7 +73,7 @@ let package = Package(
         .testTarget(name: "FolderLibraryTests", dependencies: ["FolderLibrary", "ImagePipeline", "AssetsKit", "TestSupport"]),
         .testTarget(name: "IndexedLibraryTests", dependencies: ["IndexedLibrary", "AssetsKit", "ImagePipeline", "TestSupport"]),
         .testTarget(name: "PickerTests", dependencies: ["Picker", "FolderLibrary", "ImagePipeline", "AssetsKit", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["assets-picker", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["assets-picker", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -27,8 +27,8 @@ extension IndexedLibrary {
                     parentID: (row["parentUUID"] as UUID?).map(CollectionID.album)))
             }
             let directories = try Row.fetchAll(db, sql: """
-                SELECT directory.uuid, directory.relativePath, COUNT(*) AS count
-                FROM directory JOIN asset ON asset.directoryId = directory.id AND asset.deletedAt IS NULL AND asset.isHidden = 0
+                SELECT directory.uuid, directory.relativePath, SUM(asset_count.count) AS count
+                FROM directory JOIN asset_count ON asset_count.directoryId = directory.id
                 GROUP BY directory.id ORDER BY directory.relativePath
                 """)
             for row in directories {

@@ -10,6 +10,6 @@ struct AssetsPickerCommand: AsyncParsableCommand {
             Without --library, a demo library is used; it is generated on first use in your \
             data folder ($XDG_DATA_HOME or ~/.local/share).
             """,
-        subcommands: [AlbumsCommand.self, AssetsCommand.self, ImageCommand.self, InfoCommand.self, ExportCommand.self]
+        subcommands: [IndexCommand.self, AlbumsCommand.self, AssetsCommand.self, ImageCommand.self, InfoCommand.self, ExportCommand.self]
     )
 }

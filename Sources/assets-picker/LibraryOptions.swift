@@ -4,6 +4,7 @@ import DemoLibrary
 import FolderLibrary
 import Foundation
 import ImagePipeline
+import Picker
 
 /// The options every command takes to choose and open a library.
 struct LibraryOptions: ParsableArguments {
@@ -11,8 +12,12 @@ struct LibraryOptions: ParsableArguments {
             completion: .directory, transform: { URL(fileURLWithPath: $0) })
     var library: URL?
 
-    @Option(name: .long, help: "Which backend opens the library: auto or folder.")
+    @Option(name: .long, help: "Which backend opens the library: auto (indexed when an index exists or can be created, else folder), indexed or folder.")
     var backend: BackendChoice = .auto
+
+    @Option(name: .long, help: "The index file (default: <library>/.assets-picker/library.sqlite).",
+            completion: .file(), transform: { URL(fileURLWithPath: $0) })
+    var index: URL?
 
     @Option(name: .long, help: "Refuse images with more pixels than this (checked before decoding).")
     var maxPixels: Int = PipelineConfiguration().maxPixels
@@ -20,7 +25,8 @@ struct LibraryOptions: ParsableArguments {
     @Flag(name: .long, help: "Print one JSON document on stdout instead of text.")
     var json = false
 
-    /// Opens the library the options name, creating the demo library when none is named.
+    /// Opens the library the options name with the backend asked for, creating the demo
+    /// library when none is named. A new index is scanned first, with a progress bar on a terminal.
     func open() async throws -> any PhotoLibrary {
         let root: URL
         if let library {
@@ -28,17 +34,22 @@ struct LibraryOptions: ParsableArguments {
         } else {
             root = try await DemoLibrary.prepare()
         }
-        let renderer = ImageRenderer(configuration: PipelineConfiguration(maxPixels: maxPixels))
-        let reader = MediaMetadataReader(renderer: renderer)
-        let manager = CachingImageManager(diskCache: Self.diskCache(), rendering: LibvipsImageRendering(renderer: renderer))
-        switch backend {
-        case .auto, .folder:
-            let folder = FolderLibrary(root: root, reader: reader, imageManager: manager)
-            guard await folder.requestAuthorization().allowsReading else {
-                throw LibraryError.accessDenied(path: root.path, reason: "the folder does not exist or cannot be read")
-            }
-            return folder
+        let opener = opener()
+        let indexURL = index ?? LibraryOpener.defaultIndexURL(forRoot: root)
+        let scansFirst = opener.resolve(root: root, backend: backend, indexURL: indexURL) == .indexed && !IndexLocation.exists(at: indexURL)
+        let bar = TerminalProgress(label: "Indexing")
+        let library = try await opener.open(root: root, backend: backend, indexURL: indexURL) { progress in
+            bar.update(done: progress.processed, failed: 0, total: progress.discovered)
         }
+        if scansFirst { bar.finish() }
+        return library
+    }
+
+    /// The opener with this command's pixel limit and the shared rendition cache.
+    func opener() -> LibraryOpener {
+        let renderer = ImageRenderer(configuration: PipelineConfiguration(maxPixels: maxPixels))
+        return LibraryOpener(reader: MediaMetadataReader(renderer: renderer),
+                             imageManager: CachingImageManager(diskCache: Self.diskCache(), rendering: LibvipsImageRendering(renderer: renderer)))
     }
 }
 
@@ -53,14 +64,10 @@ extension LibraryOptions {
     }
 }
 
-/// The library backends a command can ask for.
-enum BackendChoice: String, ExpressibleByArgument, CaseIterable {
-    /// The best backend that can open the library.
-    case auto
-    /// The live folder enumeration, read-only.
-    case folder
-}
+/// The library backends a command can ask for: auto, indexed or folder.
+typealias BackendChoice = LibraryBackend
 
+extension LibraryBackend: ExpressibleByArgument {}
 extension MediaFilter: ExpressibleByArgument {}
 extension DateOrder: ExpressibleByArgument {}
 extension ContentMode: ExpressibleByArgument {}

@@ -130,9 +130,10 @@ enum CLI {
     /// Runs `assets-picker arguments...`, waits for it (killing it after `timeout`) and returns
     /// its status and everything it wrote. Output goes to temporary files, not pipes, so a child
     /// that writes a lot can never block on a full pipe, and no pipe end leaks into the children
-    /// other tests start at the same time.
+    /// other tests start at the same time. With a `launcher` (e.g. `["/usr/bin/unshare", ...]`),
+    /// the launcher runs and is given the binary and the arguments after its own.
     static func run(_ arguments: [String], environment overrides: [String: String] = [:],
-                    timeout: Duration = .seconds(60)) async throws -> CLIResult {
+                    timeout: Duration = .seconds(60), launcher: [String] = []) async throws -> CLIResult {
         let executable = try executable.get()
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cli-run-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -148,8 +149,13 @@ enum CLI {
         }
 
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if let tool = launcher.first {
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = launcher.dropFirst() + [executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         process.environment = environment(overrides, scratch: scratch)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = stdoutHandle

@@ -12,6 +12,9 @@ struct AssetQuery: Sendable {
     var arguments: [DatabaseValue] = []
     /// Whether the rows have an order of their own (a user album's `album_asset.position`).
     private(set) var hasAlbumOrder = false
+    /// The same set as conditions on `asset_count` (schema v3), when the collection is one
+    /// whose visible assets that table counts: the count is then a sum over a few rows.
+    var countConditions: [String]?
 
     private static let visible = "asset.deletedAt IS NULL AND asset.isHidden = 0"
 
@@ -22,10 +25,13 @@ struct AssetQuery: Sendable {
         switch id {
         case .smart(.all):
             conditions = [Self.visible]
+            countConditions = []
         case .smart(.favorites):
             conditions = [Self.visible, "asset.isFavorite"]
+            countConditions = ["isFavorite"]
         case .smart(.videos):
             conditions = [Self.visible, "asset.mediaType = \(MediaType.video.databaseCode)"]
+            countConditions = ["mediaType = \(MediaType.video.databaseCode)"]
         case .smart(.recentlyAdded):
             conditions = [Self.visible, "asset.addedAt >= ?"]
             arguments = [recentlyAddedSince.timeIntervalSince1970.databaseValue]
@@ -45,11 +51,14 @@ struct AssetQuery: Sendable {
             }
             conditions = ["asset.directoryId = ?", Self.visible]
             arguments = [directoryID.databaseValue]
+            countConditions = ["directoryId = \(directoryID)"]
         }
         switch filter {
         case .all: break
         case .photo, .video:
-            conditions.append("asset.mediaType = \((filter == .video ? MediaType.video : .photo).databaseCode)")
+            let code = (filter == .video ? MediaType.video : .photo).databaseCode
+            conditions.append("asset.mediaType = \(code)")
+            countConditions?.append("mediaType = \(code)")
         }
     }
 
@@ -57,7 +66,11 @@ struct AssetQuery: Sendable {
 
     /// The number of matching assets.
     func count(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset \(join) WHERE \(whereClause)",
+        if let countConditions {
+            let whereCounts = countConditions.isEmpty ? "" : " WHERE " + countConditions.joined(separator: " AND ")
+            return try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(count), 0) FROM asset_count\(whereCounts)") ?? 0
+        }
+        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset \(join) WHERE \(whereClause)",
                          arguments: StatementArguments(arguments)) ?? 0
     }
 

@@ -6,6 +6,7 @@ enum LibrarySchema {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: createVersion1)
         migrator.registerMigration("v2", migrate: addVersion2)
+        migrator.registerMigration("v3", migrate: createVersion3)
         return migrator
     }
 

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import ImagePipeline
+import IndexedLibrary
+import Picker
+
+/// `index PATH`: creates or brings up to date the index of a library folder.
+struct IndexCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "index",
+        abstract: "Index a library folder: adopt new files, re-read changed ones, follow moved ones, drop removed ones.",
+        discussion: "Originals are only read. Files that cannot be read are listed with the reason; they do not stop the scan.")
+
+    @Argument(help: "The library folder.", completion: .directory, transform: { URL(fileURLWithPath: $0) })
+    var path: URL
+
+    @Option(name: .long, help: "The index file (default: PATH/.assets-picker/library.sqlite).",
+            completion: .file(), transform: { URL(fileURLWithPath: $0) })
+    var index: URL?
+
+    @Option(name: .long, help: "Refuse images with more pixels than this (checked before decoding).")
+    var maxPixels: Int = PipelineConfiguration().maxPixels
+
+    @Flag(name: .long, help: "Print the summary as one JSON document on stdout.")
+    var json = false
+
+    /// The summary with where the library and its index are.
+    struct Output: Encodable {
+        let library: String
+        let index: String
+        let summary: ScanSummary
+
+        enum Keys: String, CodingKey { case library, index }
+
+        func encode(to encoder: Encoder) throws {
+            try summary.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(library, forKey: .library)
+            try container.encode(index, forKey: .index)
+        }
+    }
+
+    func run() async throws {
+        let indexURL = index ?? LibraryOpener.defaultIndexURL(forRoot: path)
+        let renderer = ImageRenderer(configuration: PipelineConfiguration(maxPixels: maxPixels))
+        let library = try await LibraryOpener(reader: MediaMetadataReader(renderer: renderer)).indexedLibrary(root: path, indexURL: indexURL)
+        let bar = TerminalProgress(label: "Indexing")
+        let summary = try await library.scan { progress in
+            bar.update(done: progress.processed, failed: 0, total: progress.discovered)
+        }
+        bar.finish()
+        if json {
+            try JSONOutput.print(Output(library: library.rootURL.path, index: indexURL.path, summary: summary))
+            return
+        }
+        print("\(library.rootURL.path): \(summary.scanned) files, \(summary.added) added, \(summary.updated) updated, "
+              + "\(summary.moved) moved, \(summary.removed) removed, \(summary.failed.count) failed")
+        for failure in summary.failed {
+            FileHandle.standardError.write(Data("failed \(failure.path): \(failure.reason)\n".utf8))
+        }
+    }
+}
