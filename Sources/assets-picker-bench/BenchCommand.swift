@@ -54,7 +54,7 @@ struct BenchCommand: AsyncParsableCommand {
         progress("corpus in \(workdir.path)…")
         let corpus = try await BenchCorpus.prepare(
             in: workdir.appendingPathComponent("corpus"),
-            specification: BenchCorpus.Specification(count: images, size: size), width: allCPUs.count)
+            specification: try BenchCorpus.Specification.current(count: images, size: size), width: allCPUs.count)
         // In parallel, which also starts Swift's task pool before the one-core section confines
         // the process: libdispatch sizes the pool from the affinity of the thread that first
         // uses it, and a pool started on one CPU stays one thread wide.

@@ -55,7 +55,7 @@ struct BenchmarkSuite {
             .init(name: "djpeg", value: try peers.version(["djpeg", "-version"])),
             .init(name: "corpus", value: String(format: "%d × %@ JPEG q%d (%.1f MB mean), EXIF + 160-px thumbnail, %d with orientation 6",
                                                 count, spec.size.description, spec.quality, meanMB, rotated)),
-            .init(name: "corpus folder", value: "\(corpus.directory.path) (\(generation))"),
+            .init(name: "corpus folder", value: "\(corpus.directory.path) (\(generation); generator \(spec.generator))"),
             .init(name: "thumbnail", value: "\(thumbnails.box) fill (centre crop), upright, JPEG q\(thumbnails.quality)"),
             .init(name: "method", value: "page cache warm; median of \(runs) runs after a warm-up run, contenders taking turns"),
             .init(name: "load average", value: "\(Self.loadAverage()) at the start" + (Self.isBusy(cores: allCPUs.count) ? " (others are using the machine: trust CPU times over wall times)" : "")),
