@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds the thumbnail benchmark in release mode and runs it; arguments go to it, e.g.
+# Builds the benchmark and the assets-picker command (whose export it times) in release mode
+# and runs the benchmark; arguments go to it, e.g.
 #   scripts/bench.sh --images 40 --runs 3 --json
+#   scripts/bench.sh --runs 1 --no-peak-rss          # a quicker run
 # It needs vipsthumbnail, vips, djpeg, convert (ImageMagick) and taskset on PATH:
 # scripts/install-dependencies.sh installs them. The corpus is kept in the work folder
 # (--workdir, default $TMPDIR/assets-picker-bench) and reused by later runs.
@@ -16,4 +18,5 @@ for tool in vipsthumbnail vips djpeg convert taskset; do
 done
 
 swift build -c release --product assets-picker-bench >&2
+swift build -c release --product assets-picker >&2
 exec "$(swift build -c release --show-bin-path)/assets-picker-bench" "$@"

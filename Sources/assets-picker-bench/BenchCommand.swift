@@ -3,7 +3,8 @@ import AssetsKit
 import Foundation
 
 /// `assets-picker-bench`: times our thumbnails against vipsthumbnail, djpeg and ImageMagick
-/// on one generated corpus, in one run, and prints per-image timings and ratios.
+/// on one generated corpus, in one run, and prints per-image timings and ratios; then cache
+/// hits, the `assets-picker export` command against vipsthumbnail, and the export's peak RSS.
 @main
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,7 +12,8 @@ struct BenchCommand: AsyncParsableCommand {
         abstract: "Time 256x256 thumbnails of 12-MP JPEGs against vipsthumbnail, djpeg and ImageMagick.",
         discussion: """
             Needs vipsthumbnail, vips, djpeg, convert and taskset on PATH \
-            (scripts/install-dependencies.sh installs them). Ratios are ours divided by the \
+            (scripts/install-dependencies.sh installs them), and the release assets-picker \
+            next to this binary for the export sections. Ratios are ours divided by the \
             peer's time for the same files; targets are marked, never enforced.
             """
     )
@@ -38,13 +40,25 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "How many degraded first answers are timed per photo.")
     var iterations = 1000
 
+    @Flag(inversion: .prefixedNo, help: "Time memory- and disk-cache hits in-process.")
+    var cacheHits = true
+
+    @Flag(inversion: .prefixedNo, help: "Time the assets-picker export command against vipsthumbnail, and on one core against all.")
+    var export = true
+
+    @Flag(inversion: .prefixedNo, help: "Measure the export command's peak RSS for --rss-counts photos.")
+    var peakRss = true
+
+    @Option(parsing: .upToNextOption, help: "The library sizes whose export peak RSS is compared (smallest and largest).")
+    var rssCounts = [50, 500]
+
     @Flag(help: "Print one JSON document instead of text.")
     var json = false
 
     func validate() throws {
         guard images >= 4 else { throw ValidationError("--images must be at least 4 (every 4th photo is rotated)") }
-        guard runs >= 1, magickImages >= 1, iterations >= 1 else {
-            throw ValidationError("--runs, --magick-images and --iterations must be positive")
+        guard runs >= 1, magickImages >= 1, iterations >= 1, rssCounts.allSatisfy({ $0 >= 1 }) else {
+            throw ValidationError("--runs, --magick-images, --iterations and --rss-counts must be positive")
         }
     }
 
@@ -54,7 +68,7 @@ struct BenchCommand: AsyncParsableCommand {
         progress("corpus in \(workdir.path)…")
         let corpus = try await BenchCorpus.prepare(
             in: workdir.appendingPathComponent("corpus"),
-            specification: BenchCorpus.Specification(count: images, size: size), width: allCPUs.count)
+            specification: try BenchCorpus.Specification.current(count: images, size: size), width: allCPUs.count)
         // In parallel, which also starts Swift's task pool before the one-core section confines
         // the process: libdispatch sizes the pool from the affinity of the thread that first
         // uses it, and a pool started on one CPU stays one thread wide.
@@ -63,7 +77,10 @@ struct BenchCommand: AsyncParsableCommand {
         let suite = BenchmarkSuite(
             corpus: corpus, thumbnails: try ThumbnailBenchmark(box: box, quality: quality),
             peers: try PeerTools(outputDirectory: workdir.appendingPathComponent("out"), box: box.description, quality: quality),
-            runs: runs, magickImages: min(magickImages, images), firstAnswerIterations: iterations, allCPUs: allCPUs)
+            runs: runs, magickImages: min(magickImages, images), firstAnswerIterations: iterations, allCPUs: allCPUs,
+            workdir: workdir, cacheHits: cacheHits,
+            exporter: export || peakRss ? try ExportRunner(directory: workdir.appendingPathComponent("export")) : nil,
+            exportBatch: export, peakRSSCounts: peakRss ? Array(Set(rssCounts)).sorted() : [])
         let report = try await suite.run(progress: progress)
         if json {
             let encoder = JSONEncoder()

@@ -17,11 +17,26 @@ struct BenchCorpus: Sendable {
 
     /// What a corpus is made of; a folder holding the same specification is reused.
     struct Specification: Codable, Hashable {
-        /// Bumped whenever generation changes, so an old folder is not taken for a new one.
-        var generator = 2
+        /// Which generator made the photos (see ``generatorVersion()``), so a folder made by an
+        /// older one is not taken for a new one.
+        var generator: String
         var count: Int
         var size: PixelSize
         var quality = 90
+
+        /// `count` photos of `size` made by the generator as it is now.
+        static func current(count: Int, size: PixelSize) throws -> Specification {
+            Specification(generator: try BenchCorpus.generatorVersion(), count: count, size: size)
+        }
+    }
+
+    /// The version of this file's way of making photos, bumped by hand when it changes, and a
+    /// fingerprint of the scene generator underneath (`SyntheticPhoto`, libvips): the hash of
+    /// a small scene it draws and encodes. A changed generator (say, less noise) changes the
+    /// fingerprint, so the corpus is made again without anyone remembering to bump a number.
+    static func generatorVersion() throws -> String {
+        let sample = try SyntheticPhoto(size: PixelSize(width: 320, height: 240), seed: 1, label: "v").encoded(as: .jpeg, quality: 90)
+        return "3-" + String(FNV1a.hash(sample), radix: 16)
     }
 
     let directory: URL

@@ -128,9 +128,10 @@ struct BenchmarkReport: Encodable {
 
     static func mark(_ passed: Bool) -> String { passed ? "✓" : "✗" }
 
-    /// One decimal from 100 up, two from 1, three below.
+    /// One decimal from 100 up, two from 1, three below, five below 0.01 (sub-microsecond milliseconds).
     static func format(_ value: Double) -> String {
-        value >= 100 ? String(format: "%.1f", value) : value >= 1 ? String(format: "%.2f", value) : String(format: "%.3f", value)
+        value >= 100 ? String(format: "%.1f", value) : value >= 1 ? String(format: "%.2f", value)
+            : abs(value) >= 0.01 || value == 0 ? String(format: "%.3f", value) : String(format: "%.5f", value)
     }
 }
 

@@ -21,9 +21,19 @@ struct BenchmarkSuite {
     let firstAnswerIterations: Int
     /// Every CPU the process may use, as it started.
     let allCPUs: [Int]
+    /// Where caches, export folders and logs go.
+    let workdir: URL
+    /// Whether the cache-hit section runs.
+    let cacheHits: Bool
+    /// Runs the `export` command; `nil` when neither export section runs.
+    let exporter: ExportRunner?
+    /// Whether the export-against-vipsthumbnail section runs.
+    let exportBatch: Bool
+    /// The library sizes whose export peak RSS is measured, smallest first; none skips the section.
+    let peakRSSCounts: [Int]
 
-    private var count: Int { corpus.photos.count }
-    private var oneCPU: Int { allCPUs[0] }
+    var count: Int { corpus.photos.count }
+    var oneCPU: Int { allCPUs[0] }
 
     /// Runs every section and returns the report.
     func run(progress: (String) -> Void) async throws -> BenchmarkReport {
@@ -36,6 +46,21 @@ struct BenchmarkSuite {
         report.sections.append(try await allCoresSection(oneCore: oneCore.ours))
         progress("first answers…")
         report.sections.append(try firstAnswerSection())
+        if cacheHits {
+            progress("cache hits…")
+            report.sections.append(try await cacheHitSection())
+        }
+        if let exporter {
+            report.header.insert(.init(name: "assets-picker", value: exporter.executable.path), at: 1)
+            if exportBatch {
+                progress("export command against vipsthumbnail…")
+                report.sections.append(try await exportBatchSection(exporter))
+            }
+            if !peakRSSCounts.isEmpty {
+                progress("export peak RSS for N = \(peakRSSCounts.map(String.init).joined(separator: ", "))…")
+                report.sections.append(try peakRSSSection(exporter, counts: peakRSSCounts))
+            }
+        }
         report.header.append(.init(name: "load average", value: "\(Self.loadAverage()) at the end"))
         return report
     }
@@ -55,7 +80,7 @@ struct BenchmarkSuite {
             .init(name: "djpeg", value: try peers.version(["djpeg", "-version"])),
             .init(name: "corpus", value: String(format: "%d × %@ JPEG q%d (%.1f MB mean), EXIF + 160-px thumbnail, %d with orientation 6",
                                                 count, spec.size.description, spec.quality, meanMB, rotated)),
-            .init(name: "corpus folder", value: "\(corpus.directory.path) (\(generation))"),
+            .init(name: "corpus folder", value: "\(corpus.directory.path) (\(generation); generator \(spec.generator))"),
             .init(name: "thumbnail", value: "\(thumbnails.box) fill (centre crop), upright, JPEG q\(thumbnails.quality)"),
             .init(name: "method", value: "page cache warm; median of \(runs) runs after a warm-up run, contenders taking turns"),
             .init(name: "load average", value: "\(Self.loadAverage()) at the start" + (Self.isBusy(cores: allCPUs.count) ? " (others are using the machine: trust CPU times over wall times)" : "")),

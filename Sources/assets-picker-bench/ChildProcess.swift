@@ -12,18 +12,31 @@ import Glibc
 struct ChildProcess {
     let pid: pid_t
     let arguments: [String]
-    /// Where standard output and standard error went.
+    /// Where standard error went (and standard output, unless it had its own file).
     let log: URL
 
+    /// What the kernel counted for a program that ended.
+    struct Usage {
+        /// User plus system CPU time of the program and the children it waited for.
+        var cpuMilliseconds: Double
+        /// The largest resident set the program (or one of those children) had, in bytes.
+        var peakResidentBytes: Int
+    }
+
     /// Starts `arguments[0]` (looked up on `PATH`) with `environment` added to ours, no signal
-    /// blocked, standard input from `/dev/null`, and standard output and error into `log`.
-    static func start(_ arguments: [String], environment: [String: String] = [:], log: URL) throws -> ChildProcess {
+    /// blocked, standard input from `/dev/null`, standard error into `log`, and standard
+    /// output into `output` (default: `log` too).
+    static func start(_ arguments: [String], environment: [String: String] = [:], log: URL, output: URL? = nil) throws -> ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        posix_spawn_file_actions_addopen(&actions, 2, log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        if let output {
+            posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -47,6 +60,12 @@ struct ChildProcess {
     /// and the children it waited for used; throws unless it exited with status 0.
     @discardableResult
     func wait() throws -> Double {
+        try waitForUsage().cpuMilliseconds
+    }
+
+    /// Waits for the program to end and returns what it used (`wait4`'s `rusage`); throws
+    /// unless it exited with status 0.
+    func waitForUsage() throws -> Usage {
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 {
@@ -57,7 +76,9 @@ struct ChildProcess {
             let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             throw ChildProcessError.failed(command: arguments[0], status: exited ? code : -(status & 0x7F), output: String(output.suffix(2000)))
         }
-        return Stopwatch.milliseconds(usage.ru_utime) + Stopwatch.milliseconds(usage.ru_stime)
+        // Linux counts ru_maxrss in KiB.
+        return Usage(cpuMilliseconds: Stopwatch.milliseconds(usage.ru_utime) + Stopwatch.milliseconds(usage.ru_stime),
+                     peakResidentBytes: usage.ru_maxrss * 1024)
     }
 
     /// Runs `arguments` to the end and returns what they printed.

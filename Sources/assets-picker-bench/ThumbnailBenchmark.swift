@@ -46,9 +46,17 @@ struct ThumbnailBenchmark: Sendable {
 enum BenchmarkError: Error, CustomStringConvertible {
     case wrongSize(file: String, expected: PixelSize, got: PixelSize)
     case noThumbnail(file: String)
+    /// A cache lookup that should have hit missed.
+    case notCached
+    case wrongSource(expected: ImageSource, got: ImageSource)
+    /// An image stream that ended without a result.
+    case noResult
 
     var description: String {
         switch self {
+        case .notCached: "the thumbnail was not in the cache it was put in"
+        case let .wrongSource(expected, got): "expected an answer from \(expected), got one from \(got)"
+        case .noResult: "the image stream ended without a result"
         case let .wrongSize(file, expected, got): "\(file): rendered \(got), expected \(expected)"
         case let .noThumbnail(file): "\(file) has no embedded thumbnail"
         }
