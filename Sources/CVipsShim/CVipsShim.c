@@ -1,6 +1,9 @@
 #include "CVipsShim.h"
 #include <vips/vips.h>
 #include <string.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 // libvips reports damaged input as warnings on stderr as well as in its error buffer; the
 // pipeline turns them into typed errors, so the console copies are noise.
@@ -17,6 +20,14 @@ int cvips_init(void) {
     vips_cache_set_max_mem(0);
     vips_cache_set_max_files(0);
     return 0;
+}
+
+void cvips_limit_malloc_arenas(int arenas) {
+#if defined(__GLIBC__)
+    mallopt(M_ARENA_MAX, arenas);
+#else
+    (void)arenas;
+#endif
 }
 
 void cvips_set_concurrency(int threads) { vips_concurrency_set(threads); }

@@ -6,9 +6,8 @@ import Glibc
 /// A program started with `posix_spawnp` and waited for with `waitpid`, its output going to
 /// a file.
 ///
-/// The peers are timed with this rather than `ToolRunner`: nothing runs between the start and
-/// the exit but the kernel, and no dispatch I/O is involved (a long run of `ToolRunner` calls
-/// crashed in libdispatch's event loop here; see the commit message).
+/// The peers are timed with this rather than `ToolRunner`: `wait4` gives the child's own CPU
+/// time and peak memory, and nothing of ours runs between its start and its exit.
 struct ChildProcess {
     let pid: pid_t
     let arguments: [String]

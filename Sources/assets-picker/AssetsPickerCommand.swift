@@ -1,4 +1,5 @@
 import ArgumentParser
+import ImagePipeline
 
 /// `assets-picker`: browse a photo library and get images of its assets.
 @main
@@ -12,4 +13,10 @@ struct AssetsPickerCommand: AsyncParsableCommand {
             """,
         subcommands: [IndexCommand.self, AlbumsCommand.self, AssetsCommand.self, ImageCommand.self, InfoCommand.self, ExportCommand.self]
     )
+
+    /// Caps malloc arenas before anything runs (see ``ImageRenderer/limitMallocArenas(to:)``).
+    static func main() async {
+        ImageRenderer.limitMallocArenas(to: 2)
+        await main(nil)
+    }
 }

@@ -31,6 +31,9 @@ typedef struct {
 } cvips_header;
 
 int cvips_init(void);
+
+/// Caps glibc's malloc arenas (mallopt M_ARENA_MAX); a no-op elsewhere.
+void cvips_limit_malloc_arenas(int arenas);
 void cvips_set_concurrency(int threads);
 
 /// Copies libvips' error text into `buffer` and clears it. libvips keeps one buffer per process.

@@ -18,6 +18,14 @@ public struct ImageRenderer: Sendable {
 
     private var failOn: Int32 { configuration.strictness.rawValue }
 
+    /// Caps the C library's malloc arenas for the process. With a thread per core decoding
+    /// images, glibc's default of one arena per thread keeps tens of megabytes more resident for
+    /// no speed; two arenas measured ~50 MB less peak memory exporting 12-MP photos. Call it
+    /// first thing in `main`.
+    public static func limitMallocArenas(to arenas: Int) {
+        cvips_limit_malloc_arenas(Int32(max(1, arenas)))
+    }
+
     /// Sets how many threads libvips may use inside one image operation (process-wide).
     /// The pipeline runs one render per core, so 1 is usually right for throughput.
     public static func setThreadsPerOperation(_ threads: Int) throws {

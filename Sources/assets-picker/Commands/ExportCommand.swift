@@ -54,6 +54,9 @@ struct ExportCommand: AsyncParsableCommand {
         }
         let exportOptions = ExportOptions(original: original, size: size, contentMode: rendition.mode, resizeMode: rendition.resizeMode,
                                           format: rendition.format, quality: rendition.quality, concurrency: jobs)
+        // The exporter renders one asset per core; one libvips thread per render keeps every
+        // core busy with less memory and contention than several threads each.
+        try ImageRenderer.setThreadsPerOperation(1)
         let bar = TerminalProgress(label: "Exporting")
         let exporter = AssetExporter(library: library, renderer: ImageRenderer(configuration: PipelineConfiguration(maxPixels: options.maxPixels)))
         let report = try await exporter.export(selection, to: out, options: exportOptions) { progress in
