@@ -59,9 +59,9 @@ extension BenchmarkSuite {
         var runs: [(count: Int, run: ExportRunner.Run)] = []
         for count in counts {
             let folder = try corpus.linkedFolder(count: count, at: workdir.appendingPathComponent("export-\(count)"))
-            runs.append((count, try exporter.export(try exporter.library(folder, count: count), options: options)))
+            runs.append((count, try exporter.export(try exporter.library(folder, count: count), options: options, samplingMemory: true)))
         }
-        var section = BenchmarkReport.Section(title: "Peak RSS of export to 2048 px, JPEG q85 (ru_maxrss from wait4)", unit: "MB")
+        var section = BenchmarkReport.Section(title: "Peak RSS of export to 2048 px, JPEG q85 (VmHWM of the export process)", unit: "MB")
         let smallest = runs.first!
         for (count, run) in runs {
             let megabytes = Double(run.peakResidentBytes) / 1e6

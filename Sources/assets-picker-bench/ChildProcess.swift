@@ -18,7 +18,7 @@ struct ChildProcess {
     struct Usage {
         /// User plus system CPU time of the program and the children it waited for.
         var cpuMilliseconds: Double
-        /// The largest resident set the program (or one of those children) had, in bytes.
+        /// The largest resident set the program had, in bytes (sampled: see ``waitForUsage()``).
         var peakResidentBytes: Int
     }
 
@@ -62,22 +62,44 @@ struct ChildProcess {
         try waitForUsage().cpuMilliseconds
     }
 
-    /// Waits for the program to end and returns what it used (`wait4`'s `rusage`); throws
-    /// unless it exited with status 0.
-    func waitForUsage() throws -> Usage {
+    /// Waits for the program to end and returns what it used; throws unless it exited with
+    /// status 0.
+    ///
+    /// CPU time comes from `wait4`'s `rusage`. Peak memory does not: `posix_spawn` starts the
+    /// child in the parent's address space until `exec`, and Linux then carries that address
+    /// space's high-water mark into the child's `ru_maxrss`, so it would report this benchmark's
+    /// own memory. With `samplingMemory` the child's `VmHWM` (its own address space, after
+    /// `exec`) is read from /proc every 10 ms while it runs; it only grows, so the last reading
+    /// holds the peak. Without it the wait blocks (no polling delay in timings) and the peak is 0.
+    func waitForUsage(samplingMemory: Bool = false) throws -> Usage {
         var status: Int32 = 0
         var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 {
-            guard errno == EINTR else { throw ChildProcessError.startFailed(command: arguments[0], errno: errno) }
+        var peak = 0
+        while true {
+            let reaped = wait4(pid, &status, samplingMemory ? WNOHANG : 0, &usage)
+            if reaped == pid { break }
+            if reaped < 0 {
+                guard errno == EINTR else { throw ChildProcessError.startFailed(command: arguments[0], errno: errno) }
+                continue
+            }
+            peak = max(peak, Self.highWaterMark(of: pid))
+            usleep(10_000)
         }
         let exited = status & 0x7F == 0, code = (status >> 8) & 0xFF
         guard exited, code == 0 else {
             let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             throw ChildProcessError.failed(command: arguments[0], status: exited ? code : -(status & 0x7F), output: String(output.suffix(2000)))
         }
-        // Linux counts ru_maxrss in KiB.
         return Usage(cpuMilliseconds: Stopwatch.milliseconds(usage.ru_utime) + Stopwatch.milliseconds(usage.ru_stime),
-                     peakResidentBytes: usage.ru_maxrss * 1024)
+                     peakResidentBytes: peak)
+    }
+
+    /// `VmHWM` of a running process, in bytes (0 when it cannot be read).
+    private static func highWaterMark(of pid: pid_t) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
+        return kilobytes * 1024
     }
 
     /// Runs `arguments` to the end and returns what they printed.

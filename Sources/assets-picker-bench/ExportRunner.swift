@@ -55,7 +55,7 @@ struct ExportRunner {
     /// `assets-picker export --library … --album … --out <fresh folder> <options> --json`,
     /// `jobs` at a time when given, under `taskset -c cpu` when given; timed from start to exit.
     /// Throws unless every photo was exported.
-    func export(_ library: Library, options: [String], jobs: Int? = nil, cpu: Int? = nil) throws -> Run {
+    func export(_ library: Library, options: [String], jobs: Int? = nil, cpu: Int? = nil, samplingMemory: Bool = false) throws -> Run {
         let out = directory.appendingPathComponent("out")
         try? FileManager.default.removeItem(at: out)
         defer { try? FileManager.default.removeItem(at: out) }
@@ -65,7 +65,7 @@ struct ExportRunner {
         let child = try start(arguments, output: report, cpu: cpu)
         var usage = ChildProcess.Usage(cpuMilliseconds: 0, peakResidentBytes: 0)
         let timing = try Stopwatch.time(reportingCPU: {
-            usage = try child.waitForUsage()
+            usage = try child.waitForUsage(samplingMemory: samplingMemory)
             return usage.cpuMilliseconds
         })
         try check(report, expected: library.count, in: out)

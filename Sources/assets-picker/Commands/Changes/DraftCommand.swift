@@ -1,0 +1,56 @@
+import ArgumentParser
+import AssetsKit
+import IndexedLibrary
+
+/// `draft save|load`: picks saved under a name, reloaded with legacy URLs migrated.
+struct DraftCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "draft", abstract: "Save picks under a name, or load them back.", subcommands: [Save.self, Load.self])
+
+    struct Save: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Save a list of picked assets (either id form), in pick order.")
+        @OptionGroup var options: LibraryOptions
+        @Argument(help: "The draft's name.") var name: String
+        @Option(name: .customLong("asset"), parsing: .upToNextOption, help: "Asset ids, in pick order.") var assets: [AssetIdentifier]
+
+        func run() async throws {
+            try await options.indexedLibrary().saveDraft(named: name, identifiers: assets)
+            if options.json { try JSONOutput.print(["name": name, "count": String(assets.count)]) } else { print("saved \(assets.count) picks as \(name)") }
+        }
+    }
+
+    struct Load: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Load a draft: legacy URLs migrated to local identifiers, assets deleted since dropped and reported.")
+        @OptionGroup var options: LibraryOptions
+        @Argument(help: "The draft's name.") var name: String
+
+        struct Output: Encodable {
+            let name: String
+            let assets: [Asset]
+            let migrated: [[String: String]]
+            let dropped: [String]
+        }
+
+        func run() async throws {
+            let draft = try await options.indexedLibrary().loadDraft(named: name)
+            let output = Output(name: draft.name, assets: draft.assets,
+                                migrated: draft.migrated.map { ["legacy": $0.legacy.description, "local": $0.local.description] },
+                                dropped: draft.dropped.map(\.description))
+            if options.json { return try JSONOutput.print(output) }
+            for asset in draft.assets { print("\(asset.id.localIdentifier)  \(asset.filename)") }
+            for migration in draft.migrated { print("migrated \(migration.legacy) -> \(migration.local)") }
+            for identifier in draft.dropped { print("dropped \(identifier) (deleted since)") }
+        }
+    }
+}
+
+extension LibraryOptions {
+    /// The library, which must be an indexed one (drafts live in the index).
+    func indexedLibrary() async throws -> IndexedLibrary {
+        guard let library = try await open() as? IndexedLibrary else {
+            throw LibraryError.unsupported("drafts of a folder library (open it with --backend indexed)")
+        }
+        return library
+    }
+}
