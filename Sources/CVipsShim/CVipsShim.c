@@ -102,12 +102,18 @@ int cvips_thumbnail_file_fast(const char *path, int width, int height, int crop,
     const char *loader = NULL;
     int is_jpeg = vips_image_get_typeof(header, VIPS_META_LOADER) &&
         vips_image_get_string(header, VIPS_META_LOADER, &loader) == 0 && loader && strcmp(loader, "jpegload") == 0;
-    int factor = is_jpeg ? coarsest_jpeg_shrink(header->Xsize, header->Ysize, orientation_of(header), width, height, crop) : 1;
+    int orientation = orientation_of(header);
+    int factor = is_jpeg ? coarsest_jpeg_shrink(header->Xsize, header->Ysize, orientation, width, height, crop) : 1;
     g_object_unref(header);
     if (factor == 1) return cvips_thumbnail_file(path, width, height, crop, fail_on, out);
     VipsImage *shrunk = NULL;
-    if (vips_jpegload(path, &shrunk, "shrink", factor, "access", VIPS_ACCESS_SEQUENTIAL,
-                      "fail_on", (VipsFailOn)fail_on, NULL) != 0) return -1;
+    if (cvips_jpeg_decode_scaled(path, factor, fail_on >= CVIPS_FAIL_ON_WARNING, &shrunk) == 0) {
+        vips_image_set_int(shrunk, VIPS_META_ORIENTATION, orientation);
+    } else {
+        vips_error_clear();
+        if (vips_jpegload(path, &shrunk, "shrink", factor, "access", VIPS_ACCESS_SEQUENTIAL,
+                          "fail_on", (VipsFailOn)fail_on, NULL) != 0) return -1;
+    }
     int result = vips_thumbnail_image(shrunk, out, width, "height", height, "size", VIPS_SIZE_DOWN,
                                       "crop", crop ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE, NULL);
     g_object_unref(shrunk);

@@ -68,7 +68,20 @@ public final class IndexedLibrary: PhotoLibrary {
     /// - Parameter progress: Called as files are found and dealt with, for a progress bar.
     @discardableResult
     public func scan(progress: (@Sendable (ScanProgress) -> Void)? = nil) async throws -> ScanSummary {
-        try await LibraryScanner(root: rootURL, database: database, reader: reader, now: now).scan(progress: progress)
+        let summary = try await LibraryScanner(root: rootURL, database: database, reader: reader, now: now).scan(progress: progress)
+        let finished = now().timeIntervalSince1970
+        try await database.pool.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('scanCompletedAt', ?)", arguments: [String(finished)])
+        }
+        return summary
+    }
+
+    /// Whether a scan of the whole tree has ever finished on this index (a first scan that was
+    /// interrupted leaves an index that exists but is incomplete).
+    public func hasCompletedScan() async throws -> Bool {
+        try await database.pool.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'scanCompletedAt'") != nil
+        }
     }
 
     // MARK: Authorization

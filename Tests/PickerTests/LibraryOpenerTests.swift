@@ -48,6 +48,19 @@ struct LibraryOpenerTests {
         #expect(try await library.assetCount(in: library.cameraRoll().id, filter: .all) == 1)
     }
 
+    @Test("an index whose first scan never finished (a killed process) is scanned on the next open")
+    func interruptedIndexIsScanned() async throws {
+        let root = try Self.makeRoot()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.copyItem(at: Corpus.file("A_camera_exif/goexif__sample1.jpg"), to: root.appendingPathComponent("sample1.jpg"))
+        let opener = LibraryOpener()
+        let unscanned = try await opener.indexedLibrary(root: root)
+        #expect(try await !unscanned.hasCompletedScan())
+        #expect(try await unscanned.assetCount(in: unscanned.cameraRoll().id, filter: .all) == 0)
+        let library = try await opener.open(root: root, backend: .auto)
+        #expect(try await library.assetCount(in: library.cameraRoll().id, filter: .all) == 1)
+    }
+
     @Test("a folder that cannot be read is refused, and nothing is created")
     func missingRoot() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("opener-missing-\(UUID().uuidString)")

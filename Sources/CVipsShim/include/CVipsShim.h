@@ -48,7 +48,8 @@ int cvips_read_header(const char *path, int fail_on, cvips_header *out, void **e
 int cvips_thumbnail_file(const char *path, int width, int height, int crop, int fail_on, VipsImage **out);
 /// Like cvips_thumbnail_file, but quicker for JPEG: decodes at the coarsest shrink-on-load
 /// factor (1/2, 1/4, 1/8) whose result still covers the target, where libvips' thumbnail keeps
-/// a further factor of two for quality. Other formats take the ordinary path.
+/// a further factor of two for quality, with libjpeg-turbo's fast DCT and upsampling and no
+/// colour management (libvips' own loader for CMYK). Other formats take the ordinary path.
 int cvips_thumbnail_file_fast(const char *path, int width, int height, int crop, int fail_on, VipsImage **out);
 int cvips_thumbnail_buffer(const void *buffer, size_t length, int width, int height, int crop, int fail_on, VipsImage **out);
 
@@ -89,6 +90,11 @@ int cvips_small_jpeg_size(const void *jpeg, size_t length, int *width, int *heig
 int cvips_small_jpeg_upright(const void *jpeg, size_t length, int orientation, int quality,
                              void **out, size_t *out_length, int *out_width, int *out_height);
 void cvips_small_jpeg_free(void *buffer);
+
+/// Decodes the JPEG at `path` at 1/`factor` scale (2, 4 or 8) with libjpeg-turbo's fast DCT
+/// and upsampling into an sRGB image; `strict` refuses data libjpeg warns about. Fails (with
+/// a libvips error) for CMYK/YCCK files, which the caller then decodes with libvips.
+int cvips_jpeg_decode_scaled(const char *path, int factor, int strict, VipsImage **out);
 
 int cvips_image_width(const VipsImage *image);
 int cvips_image_height(const VipsImage *image);

@@ -51,10 +51,9 @@ public struct LibraryOpener: Sendable {
         case .folder, .auto:
             return folder
         case .indexed:
-            let index = indexURL ?? Self.defaultIndexURL(forRoot: root)
-            let isNew = !IndexLocation.exists(at: index)
-            let library = try await indexedLibrary(root: root, indexURL: index)
-            if isNew { try await library.scan(progress: scanProgress) }
+            let library = try await indexedLibrary(root: root, indexURL: indexURL ?? Self.defaultIndexURL(forRoot: root))
+            // A new index, or one whose first scan was interrupted, is scanned before use.
+            if try await !library.hasCompletedScan() { try await library.scan(progress: scanProgress) }
             return library
         }
     }

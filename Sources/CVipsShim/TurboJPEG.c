@@ -1,7 +1,10 @@
-// Turning small JPEGs (embedded EXIF thumbnails) upright with libjpeg-turbo directly: for a
-// 160-pixel image a libvips pipeline costs ~1 ms of fixed overhead, this ~0.1 ms.
+// JPEG work done with libjpeg-turbo directly, where a libvips pipeline costs more than the
+// work: turning small JPEGs (embedded EXIF thumbnails) upright (~0.1 ms against ~1 ms), and
+// the scaled decode of fast thumbnails (fast DCT and upsampling, no pipeline set-up).
 #include "CVipsShim.h"
+#include <vips/vips.h>
 #include <turbojpeg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,3 +75,39 @@ int cvips_small_jpeg_upright(const void *jpeg, size_t length, int orientation, i
 }
 
 void cvips_small_jpeg_free(void *buffer) { tjFree(buffer); }
+
+int cvips_jpeg_decode_scaled(const char *path, int factor, int strict, VipsImage **out) {
+    FILE *file = fopen(path, "rb");
+    if (!file) { vips_error("jpeg", "%s: cannot open", path); return -1; }
+    unsigned char *bytes = NULL;
+    long length = 0;
+    if (fseek(file, 0, SEEK_END) == 0 && (length = ftell(file)) > 0 && fseek(file, 0, SEEK_SET) == 0) {
+        bytes = malloc((size_t)length);
+        if (bytes && fread(bytes, 1, (size_t)length, file) != (size_t)length) { free(bytes); bytes = NULL; }
+    }
+    fclose(file);
+    if (!bytes) { vips_error("jpeg", "%s: cannot read", path); return -1; }
+    tjhandle decoder = tjInitDecompress();
+    int w = 0, h = 0, subsampling = 0, colourspace = 0, result = -1;
+    if (decoder && tjDecompressHeader3(decoder, bytes, (unsigned long)length, &w, &h, &subsampling, &colourspace) == 0 &&
+        colourspace != TJCS_CMYK && colourspace != TJCS_YCCK) {
+        int sw = TJSCALED(w, ((tjscalingfactor){1, factor})), sh = TJSCALED(h, ((tjscalingfactor){1, factor}));
+        unsigned char *pixels = malloc((size_t)sw * sh * 3);
+        int flags = TJFLAG_FASTDCT | TJFLAG_FASTUPSAMPLE | (strict ? TJFLAG_STOPONWARNING : 0);
+        if (pixels && tjDecompress2(decoder, bytes, (unsigned long)length, pixels, sw, 0, sh, TJPF_RGB, flags) == 0) {
+            *out = vips_image_new_from_memory_copy(pixels, (size_t)sw * sh * 3, sw, sh, 3, VIPS_FORMAT_UCHAR);
+            if (*out) {
+                (*out)->Type = VIPS_INTERPRETATION_sRGB;
+                result = 0;
+            }
+        } else {
+            vips_error("jpeg", "%s: %s", path, tjGetErrorStr2(decoder));
+        }
+        free(pixels);
+    } else {
+        vips_error("jpeg", "%s: not a JPEG libjpeg-turbo decodes to RGB", path);
+    }
+    if (decoder) tjDestroy(decoder);
+    free(bytes);
+    return result;
+}
