@@ -86,21 +86,11 @@ extension PhotoLibrary {
     /// poster. An empty collection gives an empty stream, not an error.
     public func posterImage(for collection: CollectionIdentifier, filter: MediaFilter = .all,
                             size: PixelSize) -> AsyncThrowingStream<ImageResult, Error> {
-        let (stream, continuation) = AsyncThrowingStream<ImageResult, Error>.makeStream()
-        let task = Task {
-            do {
-                if let asset = try await keyAsset(of: collection, filter: filter) {
-                    for try await result in posterImage(for: asset, size: size) {
-                        continuation.yield(result)
-                    }
-                }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
+        .producing { continuation in
+            if let asset = try await keyAsset(of: collection, filter: filter) {
+                for try await result in posterImage(for: asset, size: size) { continuation.yield(result) }
             }
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
     }
 
     /// An asset's poster: a fill request at `size` (fill looks sharper than fit in a grid).

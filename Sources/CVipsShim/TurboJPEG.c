@@ -76,7 +76,7 @@ int cvips_small_jpeg_upright(const void *jpeg, size_t length, int orientation, i
 
 void cvips_small_jpeg_free(void *buffer) { tjFree(buffer); }
 
-int cvips_jpeg_decode_scaled(const char *path, int factor, int strict, VipsImage **out) {
+int cvips_jpeg_decode_scaled(const char *path, int factor, int fast, int strict, VipsImage **out) {
     FILE *file = fopen(path, "rb");
     if (!file) { vips_error("jpeg", "%s: cannot open", path); return -1; }
     unsigned char *bytes = NULL;
@@ -93,7 +93,7 @@ int cvips_jpeg_decode_scaled(const char *path, int factor, int strict, VipsImage
         colourspace != TJCS_CMYK && colourspace != TJCS_YCCK) {
         int sw = TJSCALED(w, ((tjscalingfactor){1, factor})), sh = TJSCALED(h, ((tjscalingfactor){1, factor}));
         unsigned char *pixels = malloc((size_t)sw * sh * 3);
-        int flags = TJFLAG_FASTDCT | TJFLAG_FASTUPSAMPLE | (strict ? TJFLAG_STOPONWARNING : 0);
+        int flags = (fast ? TJFLAG_FASTDCT | TJFLAG_FASTUPSAMPLE : TJFLAG_ACCURATEDCT) | (strict ? TJFLAG_STOPONWARNING : 0);
         if (pixels && tjDecompress2(decoder, bytes, (unsigned long)length, pixels, sw, 0, sh, TJPF_RGB, flags) == 0) {
             *out = vips_image_new_from_memory_copy(pixels, (size_t)sw * sh * 3, sw, sh, 3, VIPS_FORMAT_UCHAR);
             if (*out) {

@@ -15,17 +15,9 @@ extension FolderLibrary {
     /// is one, else the picked rendition. Renditions come through the library's
     /// ``CachingImageManager``, so they are cached and shared.
     public func image(for asset: Asset, request: ImageRequest) -> AsyncThrowingStream<ImageResult, Error> {
-        let (stream, continuation) = AsyncThrowingStream<ImageResult, Error>.makeStream()
-        let task = Task {
-            do {
-                try await deliverImages(of: asset, for: request) { continuation.yield($0) }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
+        .producing { [self] continuation in
+            try await deliverImages(of: asset, for: request) { continuation.yield($0) }
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
     }
 
     public func startCaching(_ assets: [Asset], request: ImageRequest) async {

@@ -41,16 +41,18 @@ public final class FolderLibrary: PhotoLibrary {
     }
 
     public func requestAuthorization() async -> AuthorizationStatus {
-        let status: AuthorizationStatus
-        if let handle = opendir(rootURL.path) {
-            _ = readdir(handle)
-            closedir(handle)
-            status = access(rootURL.path, W_OK) == 0 ? .authorized : .restricted
-        } else {
-            status = .denied
-        }
+        let status = Self.probeAccess(to: rootURL)
         authorization.withLock { $0 = status }
         return status
+    }
+
+    /// Really tries the access a library needs: reads the folder (denied if that fails), then
+    /// asks whether it may be written (authorized) or not (restricted, read-only).
+    package static func probeAccess(to root: URL) -> AuthorizationStatus {
+        guard let handle = opendir(root.path) else { return .denied }
+        _ = readdir(handle)
+        closedir(handle)
+        return access(root.path, W_OK) == 0 ? .authorized : .restricted
     }
 
     // MARK: Collections

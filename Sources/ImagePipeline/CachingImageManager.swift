@@ -39,17 +39,9 @@ public final class CachingImageManager: Sendable {
     /// final image in every mode. Cancelling the consuming task stops delivery, and the work
     /// too unless another request shares it.
     public func image(for source: ImageSourceFile, request: ImageRequest) -> AsyncThrowingStream<ImageResult, Error> {
-        let (stream, continuation) = AsyncThrowingStream<ImageResult, Error>.makeStream()
-        let task = Task {
-            do {
-                try await deliver(source, request) { continuation.yield($0) }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
+        .producing { [self] continuation in
+            try await deliver(source, request) { continuation.yield($0) }
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
     }
 
     /// The number of renders started so far (cache hits and coalesced requests do not count).

@@ -7,20 +7,10 @@ extension IndexedLibrary {
     /// fixed representations), through ``imageManager``: memory cache, disk cache, then the
     /// original. Opportunistic requests may first yield a degraded image.
     public func image(for asset: Asset, request: ImageRequest) -> AsyncThrowingStream<ImageResult, Error> {
-        let (stream, continuation) = AsyncThrowingStream<ImageResult, Error>.makeStream()
-        let task = Task {
-            do {
-                let source = try await imageSource(of: asset)
-                for try await result in imageManager.image(for: source, request: request) {
-                    continuation.yield(result)
-                }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
+        .producing { [self] continuation in
+            let source = try await imageSource(of: asset)
+            for try await result in imageManager.image(for: source, request: request) { continuation.yield(result) }
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
     }
 
     public func startCaching(_ assets: [Asset], request: ImageRequest) async {

@@ -1,5 +1,6 @@
 import AssetsKit
 import Foundation
+import FolderLibrary
 import GRDB
 import ImagePipeline
 import Synchronization
@@ -91,14 +92,7 @@ public final class IndexedLibrary: PhotoLibrary {
     }
 
     public func requestAuthorization() async -> AuthorizationStatus {
-        let status: AuthorizationStatus
-        if let handle = opendir(rootURL.path) {
-            _ = readdir(handle)
-            closedir(handle)
-            status = access(rootURL.path, W_OK) == 0 ? .authorized : .restricted
-        } else {
-            status = .denied
-        }
+        let status = FolderLibrary.probeAccess(to: rootURL)
         authorization.withLock { $0 = status }
         return status
     }

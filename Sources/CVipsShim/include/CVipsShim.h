@@ -46,11 +46,13 @@ int cvips_read_header(const char *path, int fail_on, cvips_header *out, void **e
 /// Shrink-on-load thumbnail that fits (crop = 0) or fills (crop = 1, centre) width x height,
 /// upright, never enlarged. `shrink_factor` > 1 asks a JPEG loader for a coarser decode.
 int cvips_thumbnail_file(const char *path, int width, int height, int crop, int fail_on, VipsImage **out);
-/// Like cvips_thumbnail_file, but quicker for JPEG: decodes at the coarsest shrink-on-load
-/// factor (1/2, 1/4, 1/8) whose result still covers the target, where libvips' thumbnail keeps
-/// a further factor of two for quality, with libjpeg-turbo's fast DCT and upsampling and no
-/// colour management (libvips' own loader for CMYK). Other formats take the ordinary path.
-int cvips_thumbnail_file_fast(const char *path, int width, int height, int crop, int fail_on, VipsImage **out);
+/// A JPEG thumbnail decoded by libjpeg-turbo directly at a reduced scale, then cropped,
+/// turned and reduced by libvips (other formats take cvips_thumbnail_file). Exact mode decodes
+/// at libvips' own scale (twice the target kept for a sharp reduction) with accurate DCT, and
+/// leaves files with an embedded colour profile to libvips' colour management; fast mode
+/// decodes at the coarsest scale that covers the target with fast DCT and upsampling. CMYK
+/// files and damaged data go through libvips' loader.
+int cvips_thumbnail_jpeg_direct(const char *path, int width, int height, int crop, int fail_on, int fast, VipsImage **out);
 int cvips_thumbnail_buffer(const void *buffer, size_t length, int width, int height, int crop, int fail_on, VipsImage **out);
 
 /// Shrinks an image already in memory to fit width x height.
@@ -91,10 +93,10 @@ int cvips_small_jpeg_upright(const void *jpeg, size_t length, int orientation, i
                              void **out, size_t *out_length, int *out_width, int *out_height);
 void cvips_small_jpeg_free(void *buffer);
 
-/// Decodes the JPEG at `path` at 1/`factor` scale (2, 4 or 8) with libjpeg-turbo's fast DCT
-/// and upsampling into an sRGB image; `strict` refuses data libjpeg warns about. Fails (with
-/// a libvips error) for CMYK/YCCK files, which the caller then decodes with libvips.
-int cvips_jpeg_decode_scaled(const char *path, int factor, int strict, VipsImage **out);
+/// Decodes the JPEG at `path` at 1/`factor` scale (2, 4 or 8) with libjpeg-turbo into an sRGB
+/// image, with fast DCT and upsampling when `fast`; `strict` refuses data libjpeg warns about.
+/// Fails (with a libvips error) for CMYK/YCCK files, which the caller then decodes with libvips.
+int cvips_jpeg_decode_scaled(const char *path, int factor, int fast, int strict, VipsImage **out);
 
 int cvips_image_width(const VipsImage *image);
 int cvips_image_height(const VipsImage *image);

@@ -67,19 +67,17 @@ public struct ImageRenderer: Sendable {
 
     /// Renders `url` to fit or fill `size`, upright, never enlarged.
     ///
-    /// ``ResizeMode/fast`` decodes a JPEG at the coarsest scale that still covers the target
-    /// (e.g. 1/8 of a 12-MP photo for a 256-pixel thumbnail), where ``ResizeMode/exact`` keeps
-    /// twice the target for a sharper reduction.
+    /// A JPEG is decoded by libjpeg-turbo at a reduced scale: ``ResizeMode/exact`` at libvips'
+    /// own scale (twice the target kept for a sharp reduction, colour profiles honoured),
+    /// ``ResizeMode/fast`` at the coarsest scale that still covers the target (e.g. 1/8 of a
+    /// 12-MP photo for a 256-pixel thumbnail) with fast DCT.
     public func render(_ url: URL, size: PixelSize, mode: ContentMode, format: ImageFormat, quality: Int,
                        resizeMode: ResizeMode = .exact) throws -> ImageResult {
         let extraOrientation = try checkPixelLimit(of: url).orientationOutsideDecoder
         let box = extraOrientation >= 5 ? size.transposed : size
         var image: OpaquePointer?
         let width = Int32(clamping: box.width), height = Int32(clamping: box.height), crop: Int32 = mode == .fill ? 1 : 0
-        let status = switch resizeMode {
-        case .exact: cvips_thumbnail_file(url.path, width, height, crop, failOn, &image)
-        case .fast: cvips_thumbnail_file_fast(url.path, width, height, crop, failOn, &image)
-        }
+        let status = cvips_thumbnail_jpeg_direct(url.path, width, height, crop, failOn, resizeMode == .fast ? 1 : 0, &image)
         guard status == 0, let image else {
             throw loadError(for: url)
         }
