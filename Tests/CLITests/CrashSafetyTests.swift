@@ -16,7 +16,7 @@ struct CrashSafetyTests {
         try Self.addGeneratedPhotos(to: copy.root, count: 300)
         let originals = try Self.contents(of: copy.root)
         try #require(originals.count > 450)
-        var random = SeededRandom(seed: 20_240_601)
+        var random = SeededGenerator(seed: 20_240_601)
         var interrupted = 0
 
         for round in 0..<Self.kills {
@@ -122,18 +122,5 @@ struct CrashSafetyTests {
             data.append(sources[index % sources.count].dropFirst(2))
             try data.write(to: folder.appendingPathComponent("IMG_\(index).jpg"))
         }
-    }
-}
-
-/// SplitMix64: the same kill times on every run.
-struct SeededRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import ImageMetadata
 import Testing
+import TestSupport
 
 /// Every A_camera_exif EXIF block, truncated at many lengths and with bytes flipped at many
 /// (seeded) positions, parses or throws ExifError, never crashes, and stays self-consistent.
