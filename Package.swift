@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "IndexedLibrary", targets: ["IndexedLibrary"]),
         .library(name: "DemoLibrary", targets: ["DemoLibrary"]),
         .library(name: "Picker", targets: ["Picker"]),
+        .library(name: "PickerServer", targets: ["PickerServer"]),
+        .library(name: "PickerClient", targets: ["PickerClient"]),
         .executable(name: "assets-picker", targets: ["assets-picker"]),
         .executable(name: "assets-picker-bench", targets: ["assets-picker-bench"]),
         .executable(name: "assets-picker-index-bench", targets: ["assets-picker-index-bench"]),
@@ -19,6 +21,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // libvips as the system provides it (Debian: libvips-dev); only the shim sees its headers.
@@ -45,10 +49,23 @@ let package = Package(
         ),
         .target(name: "DemoLibrary", dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline"]),
         .target(name: "Picker", dependencies: ["AssetsKit", "ImagePipeline", "FolderLibrary", "IndexedLibrary"]),
+        // The picker server: the client programs' session API, the picker page's API and the web UI.
+        .target(
+            name: "PickerServer",
+            dependencies: [
+                "AssetsKit", "ImagePipeline", "IndexedLibrary", "Picker",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Web"), .copy("openapi.json")]
+        ),
+        // A client program's side of a picker session, over HTTP (Foundation only).
+        .target(name: "PickerClient"),
         .executableTarget(
             name: "assets-picker",
             dependencies: [
-                "AssetsKit", "ImagePipeline", "FolderLibrary", "IndexedLibrary", "DemoLibrary", "Picker",
+                "AssetsKit", "ImagePipeline", "FolderLibrary", "IndexedLibrary", "DemoLibrary", "Picker", "PickerServer",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -73,6 +90,10 @@ let package = Package(
         .testTarget(name: "FolderLibraryTests", dependencies: ["FolderLibrary", "ImagePipeline", "AssetsKit", "TestSupport"]),
         .testTarget(name: "IndexedLibraryTests", dependencies: ["IndexedLibrary", "AssetsKit", "ImagePipeline", "TestSupport"]),
         .testTarget(name: "PickerTests", dependencies: ["Picker", "FolderLibrary", "ImagePipeline", "AssetsKit", "TestSupport"]),
+        .testTarget(
+            name: "PickerServerTests",
+            dependencies: ["PickerServer", "PickerClient", "Picker", "IndexedLibrary", "FolderLibrary", "AssetsKit", "TestSupport"]
+        ),
         .testTarget(name: "CLITests", dependencies: ["assets-picker", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]

@@ -11,7 +11,7 @@ struct AssetsPickerCommand: AsyncParsableCommand {
             Without --library, a demo library is used; it is generated on first use in your \
             data folder ($XDG_DATA_HOME or ~/.local/share).
             """,
-        subcommands: [IndexCommand.self, AlbumsCommand.self, AssetsCommand.self, ImageCommand.self, InfoCommand.self, ExportCommand.self,
+        subcommands: [ServeCommand.self, IndexCommand.self, AlbumsCommand.self, AssetsCommand.self, ImageCommand.self, InfoCommand.self, ExportCommand.self,
                       AlbumCommand.self, ImportCommand.self, DeleteCommand.self, RestoreCommand.self, FavoriteCommand.self,
                       ChangesCommand.self, DraftCommand.self]
     )

@@ -1,0 +1,45 @@
+import AssetsKit
+import Foundation
+
+/// One picker session: a client program asked for picks, a person picks in the browser, the
+/// client reads exactly what was picked (the model of PHPicker and the Google Photos Picker API).
+public struct PickerSession: Sendable, Identifiable {
+    /// The session's identifier, random (128 bits), known to the client.
+    public let id: String
+    /// The secret in the picker URI that lets the person's browser pick (128 bits).
+    public let pickerToken: String
+    public let settings: PickerSessionSettings
+    public let createTime: Date
+    /// When every URL of the session stops working.
+    public let expireTime: Date
+    public internal(set) var state: PickerSessionState = .picking
+    /// What the person has picked so far.
+    public internal(set) var selection: PickSelection
+    /// Preselected identifiers that were dropped: deleted since, unknown, or of another media type.
+    public let droppedPreselected: [String]
+
+    init(id: String, pickerToken: String, settings: PickerSessionSettings, createTime: Date, expireTime: Date,
+         selection: PickSelection, droppedPreselected: [String]) {
+        self.id = id
+        self.pickerToken = pickerToken
+        self.settings = settings
+        self.createTime = createTime
+        self.expireTime = expireTime
+        self.selection = selection
+        self.droppedPreselected = droppedPreselected
+    }
+
+    /// Whether the person has finished (Done or Cancel): the items can be read.
+    public var mediaItemsSet: Bool { state != .picking }
+
+    /// What the client receives: the picks in the session's order once Done; none before, none when cancelled.
+    public var pickedItems: [Asset] {
+        state == .complete ? selection.ordered(by: settings.order) : []
+    }
+
+    /// The picked asset with this UUID, once Done; `nil` for anything else.
+    public func pickedItem(_ uuid: UUID) -> Asset? {
+        guard state == .complete else { return nil }
+        return selection.assets.first { $0.id.uuid == uuid }
+    }
+}

@@ -1,0 +1,29 @@
+import AssetsKit
+import Hummingbird
+import Logging
+
+/// Turns what routes throw into JSON answers: ``APIError``s as they are, a library's "not
+/// found" as the one 404 every unknown identifier gets, and anything unforeseen as a 500 that
+/// is logged (its details stay in the log).
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as any HTTPResponseError {
+            throw error
+        } catch let error as LibraryError {
+            switch error {
+            case .assetNotFound, .collectionNotFound, .invalidIdentifier:
+                throw APIError.notFound
+            default:
+                context.logger.error("library error", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
+                throw APIError(.unprocessableContent, code: "libraryError", error.description)
+            }
+        } catch is CancellationError {
+            throw APIError(.serviceUnavailable, code: "cancelled", "The server is stopping.")
+        } catch {
+            context.logger.error("unexpected error", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
+            throw APIError(.internalServerError, code: "internal", "The server failed to answer; the details are in its log.")
+        }
+    }
+}

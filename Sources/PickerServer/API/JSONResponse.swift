@@ -1,0 +1,46 @@
+import AssetsKit
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// JSON in and out of the APIs: dates in ISO 8601, keys sorted, bodies of bounded size.
+enum JSONResponse {
+    /// A response whose body is `value` as JSON.
+    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let data = try encoder.encode(value)
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
+        headers[.contentLength] = String(data.count)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The request's JSON body decoded as `T`, at most `limit` bytes.
+    /// - Throws: ``APIError`` 400 naming what is wrong when the body is missing, too large or not a `T`.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int = 1 << 20) async throws -> T {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: limit)
+        } catch {
+            throw APIError(.contentTooLarge, code: "bodyTooLarge", "The request body is larger than \(limit) bytes.")
+        }
+        guard buffer.readableBytes > 0 else { throw APIError.badParameter("The request needs a JSON body.") }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            throw APIError.badParameter("The JSON body has a wrong type at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'.")
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw APIError.badParameter("The JSON body lacks '\(key.stringValue)'.")
+        } catch {
+            throw APIError.badParameter("The body is not valid JSON of the expected shape.")
+        }
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(ISO8601.string(from: date, offset: nil))
+        }
+        return encoder
+    }()
+}

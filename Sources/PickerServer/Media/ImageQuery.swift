@@ -1,0 +1,56 @@
+import AssetsKit
+import Hummingbird
+
+/// The rendition a request's query asks for: `w`, `h`, `mode=fit|fill`, `format=jpeg|webp`,
+/// `quality=1…100` and, on the picker page, `delivery=fast|high`.
+struct ImageQuery: Sendable, Hashable {
+    /// The largest side a rendition may ask for.
+    static let maximumSide = 16_384
+
+    var width: Int
+    var height: Int
+    var mode: ContentMode = .fit
+    var format: ImageFormat = .jpeg
+    var quality: Int = 80
+    /// `fastFormat`: the quickest answer, maybe smaller; else the final image.
+    var delivery: DeliveryMode = .highQualityFormat
+
+    /// The query of `request`, checked.
+    /// - Parameter allowsDelivery: Whether `delivery` may be given (the picker page's API).
+    /// - Throws: ``APIError`` 400 naming the parameter and what it accepts.
+    init(_ request: Request, allowsDelivery: Bool = false) throws(APIError) {
+        let parameters = request.uri.queryParameters
+        func integer(_ name: String, in range: ClosedRange<Int>) throws(APIError) -> Int? {
+            guard let text = parameters.get(name) else { return nil }
+            guard let value = Int(text), range.contains(value) else {
+                throw .badParameter("'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound); got '\(text)'.")
+            }
+            return value
+        }
+        func choice<T>(_ name: String, _ names: [String: T]) throws(APIError) -> T? {
+            guard let text = parameters.get(name) else { return nil }
+            guard let value = names[text] else {
+                throw .badParameter("'\(name)' must be one of \(names.keys.sorted().joined(separator: ", ")); got '\(text)'.")
+            }
+            return value
+        }
+        let sides = 1...Self.maximumSide
+        guard let width = try integer("w", in: sides), let height = try integer("h", in: sides) else {
+            throw .badParameter("Give the size as 'w' and 'h', whole numbers from 1 to \(Self.maximumSide).")
+        }
+        self.width = width
+        self.height = height
+        mode = try choice("mode", ["fit": .fit, "fill": .fill]) ?? .fit
+        format = try choice("format", ["jpeg": .jpeg, "jpg": .jpeg, "webp": .webp]) ?? .jpeg
+        quality = try integer("quality", in: 1...100) ?? 80
+        if allowsDelivery {
+            delivery = try choice("delivery", ["fast": .fastFormat, "high": .highQualityFormat]) ?? .highQualityFormat
+        }
+    }
+
+    /// The image request this query makes.
+    var request: ImageRequest {
+        ImageRequest(targetSize: PixelSize(width: width, height: height), contentMode: mode, deliveryMode: delivery,
+                     resizeMode: .exact, format: format, quality: quality)
+    }
+}

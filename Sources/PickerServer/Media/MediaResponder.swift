@@ -1,0 +1,120 @@
+import AssetsKit
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ImagePipeline
+
+/// Answers with an asset's renditions and originals: the one path from an HTTP request to the
+/// library's image pipeline, whichever API asked.
+///
+/// No request names a file: the asset comes from the caller's session or the library, and the
+/// library says where its original is.
+struct MediaResponder: Sendable {
+    let library: any PhotoLibrary
+    /// `Cache-Control` of final renditions (the same URL always means the same image of one
+    /// version of the original; the ETag carries the version).
+    var cacheControl = "private, max-age=86400"
+
+    /// The asset rendered as `query` asks; 304 when the caller's copy (`If-None-Match`) is current.
+    func image(of asset: Asset, query: ImageQuery, request: Request) async throws -> Response {
+        let tag = entityTag(of: asset, query: query)
+        if query.delivery != .fastFormat, request.headers[.ifNoneMatch].map({ Self.matches($0, tag) }) == true {
+            return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: cacheControl])
+        }
+        let result: ImageResult
+        do {
+            result = try await library.finalImage(for: asset, request: query.request)
+        } catch {
+            throw Self.apiError(error, asset: asset)
+        }
+        var headers: HTTPFields = [.contentType: result.format.mimeType]
+        headers[.contentLength] = String(result.data.count)
+        if query.delivery == .fastFormat {
+            // The quickest answer may be a degraded one today and the final one tomorrow.
+            headers[.cacheControl] = "no-store"
+        } else {
+            headers[.eTag] = tag
+            headers[.cacheControl] = cacheControl
+        }
+        headers[HTTPField.Name("X-Image-Size")!] = "\(result.pixelSize.width)x\(result.pixelSize.height)"
+        headers[HTTPField.Name("X-Image-Degraded")!] = result.isDegraded ? "1" : "0"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: result.data)))
+    }
+
+    /// The asset's original file, or the part of it a `Range` header asks for.
+    func original(of asset: Asset, request: Request, context: some RequestContext) async throws -> Response {
+        let original: OriginalResource
+        do {
+            original = try await library.originalFile(for: asset)
+        } catch {
+            throw Self.apiError(error, asset: asset)
+        }
+        let length = original.byteSize
+        let tag = "\"\(String(Self.versionHash(of: asset), radix: 16))\""
+        var headers: HTTPFields = [.contentType: original.contentType, .acceptRanges: "bytes", .eTag: tag,
+                                   .cacheControl: cacheControl]
+        headers[.contentDisposition] = "inline; filename=\"\(Self.headerSafe(original.filename))\""
+        if request.headers[.ifNoneMatch].map({ Self.matches($0, tag) }) == true {
+            return Response(status: .notModified, headers: headers)
+        }
+        // A Range with an If-Range that no longer matches gets the whole, current file.
+        let rangeHeader = request.headers[.ifRange].map { $0 == tag } ?? true ? request.headers[.range] : nil
+        let fileIO = FileIO()
+        switch ByteRange(header: rangeHeader, length: length) {
+        case .whole:
+            headers[.contentLength] = String(length)
+            guard length > 0 else { return Response(status: .ok, headers: headers) }
+            let body = try await fileIO.loadFile(path: original.fileURL.path, range: 0...Int(length - 1), context: context)
+            return Response(status: .ok, headers: headers, body: body)
+        case .part(let range):
+            headers[.contentLength] = String(range.count)
+            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(length)"
+            let body = try await fileIO.loadFile(path: original.fileURL.path,
+                                                 range: Int(range.lowerBound)...Int(range.upperBound), context: context)
+            return Response(status: .partialContent, headers: headers, body: body)
+        case .unsatisfiable:
+            var error = APIError(.rangeNotSatisfiable, code: "rangeNotSatisfiable",
+                                 "The range asked for lies outside the file's \(length) bytes.")
+            error.headers[.contentRange] = "bytes */\(length)"
+            throw error
+        }
+    }
+
+    /// A strong ETag of a rendition: the asset's version and everything the query asks for.
+    private func entityTag(of asset: Asset, query: ImageQuery) -> String {
+        let text = "\(Self.versionHash(of: asset))|\(query.width)x\(query.height)|\(query.mode)|\(query.format)|\(query.quality)"
+        return "\"\(String(FNV1a.hash(Array(text.utf8)), radix: 16))\""
+    }
+
+    /// A hash of the asset's identity and its original's version (size and modification time).
+    private static func versionHash(of asset: Asset) -> UInt64 {
+        let text = "\(asset.id.uuid)|\(asset.byteSize)|\(asset.modificationDate.timeIntervalSince1970)"
+        return FNV1a.hash(Array(text.utf8))
+    }
+
+    /// Whether an `If-None-Match` header names `tag` (or is `*`).
+    private static func matches(_ header: String, _ tag: String) -> Bool {
+        header.split(separator: ",").contains { candidate in
+            let trimmed = candidate.trimmingCharacters(in: .whitespaces)
+            return trimmed == "*" || trimmed == tag || trimmed == "W/" + tag
+        }
+    }
+
+    /// A file name that cannot break out of a quoted header value.
+    private static func headerSafe(_ name: String) -> String {
+        String(name.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" ? Character($0) : "_" })
+    }
+
+    /// What a failure of the library means to the caller: a gone original is 410, an image the
+    /// pipeline cannot read is 422; the message names the file and the reason.
+    static func apiError(_ error: any Error, asset: Asset) -> any Error {
+        switch error {
+        case LibraryError.assetNotFound, LibraryError.unreadableFile:
+            return APIError(.gone, code: "originalGone", "\(asset.filename) is no longer in the library.")
+        case is ImagePipelineError, is LibraryError:
+            return APIError(.unprocessableContent, code: "cannotRender", "\(asset.filename) cannot be rendered: \(error)")
+        default:
+            return error
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import AssetsKit
+import Foundation
+import Hummingbird
+import Picker
+
+/// The picker page's browsing: the album list, windows of a collection's assets, thumbnails and
+/// large images, originals, and prefetch of the rows about to come into view.
+struct PickerBrowsing: Sendable {
+    let state: ServerState
+
+    /// Assets per window, at most.
+    static let maximumWindow = 500
+
+    func add(to api: RouterGroup<BasicRequestContext>, grant: @escaping GrantResolver) {
+        api.get("session") { _, context in
+            try JSONResponse.make(PickerSessionResource(try await grant(context).session, library: state.library))
+        }
+        api.get("albums") { _, context in
+            try JSONResponse.make(["albums": try await albums(filter: try await grant(context).session.settings.mediaFilter)])
+        }
+        api.get("albums/:album/assets") { request, context in
+            let session = try await grant(context).session
+            return try JSONResponse.make(try await window(request, context, session: session))
+        }
+        api.get("assets/:asset/image") { request, context in
+            let asset = try await visibleAsset(context, session: try await grant(context).session)
+            return try await state.media.image(of: asset, query: ImageQuery(request, allowsDelivery: true), request: request)
+        }
+        api.get("assets/:asset/original") { request, context in
+            let asset = try await visibleAsset(context, session: try await grant(context).session)
+            return try await state.media.original(of: asset, request: request, context: context)
+        }
+        api.post("prefetch") { request, context in
+            let session = try await grant(context).session
+            let body = try await JSONResponse.decode(PrefetchRequest.self, from: request)
+            let sides = 1...ImageQuery.maximumSide
+            guard sides.contains(body.w), sides.contains(body.h), body.ids.count <= Self.maximumWindow else {
+                throw APIError.badParameter("Prefetch takes at most \(Self.maximumWindow) ids and 'w', 'h' from 1 to \(ImageQuery.maximumSide).")
+            }
+            let assets = try await state.visibleAssets(body.ids.compactMap(ItemResource.uuid(fromPathComponent:)), session: session)
+            let request = ImageRequest(targetSize: PixelSize(width: body.w, height: body.h), contentMode: body.mode ?? .fill,
+                                       deliveryMode: .highQualityFormat, format: .jpeg, quality: 80)
+            await state.library.startCaching(assets, request: request)
+            return Response(status: .noContent)
+        }
+    }
+
+    /// The collections a person can pick from, camera roll first, counted under `filter`.
+    private func albums(filter: MediaFilter) async throws -> [AlbumResource] {
+        let collections = try await state.library.collections().filter { Self.isPickable($0) }
+        var albums: [AlbumResource] = []
+        for collection in collections {
+            let count = try await state.library.assetCount(in: collection.id, filter: filter)
+            // Smart albums with nothing in them are left out; the camera roll and the person's own albums stay.
+            if count == 0, collection.kind == .smartAlbum { continue }
+            let poster = count == 0 ? nil : try await state.library.keyAsset(of: collection.id, filter: filter)
+            if let poster { state.assets.remember([poster]) }
+            albums.append(AlbumResource(id: collection.id.rawValue, title: collection.title, kind: collection.kind,
+                                        count: count, posterId: poster?.id.uuid.uuidString))
+        }
+        return albums
+    }
+
+    /// Recently Deleted holds what the person threw away: not offered for picking.
+    private static func isPickable(_ collection: AssetCollection) -> Bool {
+        !collection.id.rawValue.hasSuffix("recently-deleted")
+    }
+
+    private func window(_ request: Request, _ context: BasicRequestContext, session: PickerSession) async throws -> AssetWindow {
+        let parameters = request.uri.queryParameters
+        let album = CollectionIdentifier(try Self.decodedPathComponent(context.parameters.require("album")))
+        func number(_ name: String, default value: Int, in range: ClosedRange<Int>) throws(APIError) -> Int {
+            guard let text = parameters.get(name) else { return value }
+            guard let number = Int(text), range.contains(number) else {
+                throw .badParameter("'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound); got '\(text)'.")
+            }
+            return number
+        }
+        let offset = try number("offset", default: 0, in: 0...Int(Int32.max))
+        let limit = try number("limit", default: 120, in: 1...Self.maximumWindow)
+        let sort: DateOrder
+        switch parameters.get("sort") {
+        case nil, "newest": sort = .newestFirst
+        case "oldest": sort = .oldestFirst
+        case let other?: throw APIError.badParameter("'sort' must be newest or oldest; got '\(other)'.")
+        }
+        let asked: MediaFilter
+        switch parameters.get("media") {
+        case nil, "all": asked = .all
+        case "photo": asked = .photo
+        case "video": asked = .video
+        case let other?: throw APIError.badParameter("'media' must be all, photo or video; got '\(other)'.")
+        }
+        guard let filter = Self.intersection(session.settings.mediaFilter, asked) else {
+            return AssetWindow(total: 0, offset: offset, items: [])
+        }
+        let result = try await state.fetches.result(in: album, filter: filter, sort: sort)
+        let end = min(result.count, offset + limit)
+        let assets = offset < end ? try await result.assets(in: offset..<end) : []
+        state.assets.remember(assets)
+        return AssetWindow(total: result.count, offset: offset, items: assets.map(ItemResource.init))
+    }
+
+    /// The asset a picker path names, when the session may show it; 404 otherwise.
+    private func visibleAsset(_ context: BasicRequestContext, session: PickerSession) async throws -> Asset {
+        guard let uuid = ItemResource.uuid(fromPathComponent: try context.parameters.require("asset")),
+              let asset = try await state.visibleAssets([uuid], session: session).first else {
+            throw APIError.notFound
+        }
+        return asset
+    }
+
+    /// The filter that passes what both pass; `nil` when nothing does.
+    private static func intersection(_ a: MediaFilter, _ b: MediaFilter) -> MediaFilter? {
+        switch (a, b) {
+        case (.all, _): b
+        case (_, .all): a
+        case _ where a == b: a
+        default: nil
+        }
+    }
+
+    /// A path component with its percent-encoding undone (album identifiers may hold `/` and `?`).
+    static func decodedPathComponent(_ text: String) throws(APIError) -> String {
+        guard let decoded = text.removingPercentEncoding else { throw .notFound }
+        return decoded
+    }
+}

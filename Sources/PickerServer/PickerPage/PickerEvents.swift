@@ -1,0 +1,64 @@
+import AssetsKit
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Picker
+
+/// The picker page's live feed (`GET api/events`, server-sent events): `library` when the
+/// library changed (files added or removed, imports, albums), `session` when the session's
+/// picks or state changed elsewhere; a comment line every 15 s keeps proxies from closing it.
+/// The stream ends when the session ends or the page goes away.
+struct PickerEvents: Sendable {
+    let state: ServerState
+    var heartbeat: Duration = .seconds(15)
+
+    func add(to api: RouterGroup<BasicRequestContext>, grant: @escaping GrantResolver) {
+        api.get("events") { _, context in
+            let grant = try await grant(context)
+            let events = merged(session: grant.session.id)
+            let body = ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
+                for await event in events {
+                    try await writer.write(ByteBuffer(string: event))
+                }
+                try await writer.finish(nil)
+            }
+            return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store",
+                                                   HTTPField.Name("X-Accel-Buffering")!: "no"], body: body)
+        }
+    }
+
+    /// The library's changes, the session's updates and heartbeats as event-stream text, until
+    /// the session ends or the consumer stops listening.
+    private func merged(session id: String) -> AsyncStream<String> {
+        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        let library = state.library, sessions = state.sessions, heartbeat = heartbeat
+        let task = Task {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await change in library.changes() {
+                        continuation.yield("event: library\ndata: {\"token\":\"\(change.token)\"}\n\n")
+                    }
+                }
+                group.addTask {
+                    for await session in await sessions.updates(of: id) {
+                        continuation.yield("event: session\ndata: {\"state\":\"\(session.state.rawValue)\",\"count\":\(session.selection.count)}\n\n")
+                        if session.state != .picking { break }
+                    }
+                    // The session ended, was deleted or expired: so does its feed.
+                    continuation.finish()
+                }
+                group.addTask {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: heartbeat)
+                        continuation.yield(": keep-alive\n\n")
+                    }
+                }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+}

@@ -1,0 +1,84 @@
+import AssetsKit
+import Foundation
+import Hummingbird
+import Picker
+
+/// The picker page's "take a photo" path and album creation, for libraries that take changes
+/// (an indexed library): the upload is imported and comes back picked.
+struct PickerImporting: Sendable {
+    let state: ServerState
+
+    /// The largest upload taken.
+    static let maximumUploadBytes = 512 << 20
+
+    func add(to api: RouterGroup<BasicRequestContext>, grant: @escaping GrantResolver) {
+        api.post("upload") { request, context in
+            let grant = try await grant(context)
+            try requireChanges()
+            let filename = try Self.uploadFilename(request.uri.queryParameters.get("filename"))
+            let body: ByteBuffer
+            do {
+                body = try await request.body.collect(upTo: Self.maximumUploadBytes)
+            } catch {
+                throw APIError(.contentTooLarge, code: "bodyTooLarge", "Uploads are limited to \(Self.maximumUploadBytes >> 20) MB.")
+            }
+            guard body.readableBytes > 0 else { throw APIError.badParameter("The upload is empty.") }
+            let result: ChangeResult
+            do {
+                result = try await state.library.performChanges([.importData(Data(body.readableBytesView), filename: filename)])
+            } catch let error as LibraryError {
+                throw APIError(.unprocessableContent, code: "importFailed", "\(filename) could not be imported: \(error)")
+            }
+            guard let id = result.insertedAssets.first, let asset = try await state.library.assets(withIdentifiers: [id]).found.first else {
+                throw APIError(.unprocessableContent, code: "importFailed", "\(filename) could not be imported.")
+            }
+            state.logger.info("photo uploaded from the picker", metadata: ["session": "\(grant.session.id)", "file": "\(filename)"])
+            let session: PickerSession, selected: Bool
+            do {
+                session = try await state.sessions.pick(asset, session: grant.session.id, token: grant.token)
+                selected = true
+            } catch is SelectionError {
+                guard let current = await state.sessions.pickerSession(grant.session.id, token: grant.token) else { throw APIError.gone }
+                (session, selected) = (current, false)
+            }
+            return try JSONResponse.make(UploadResult(item: ItemResource(asset), selected: selected,
+                                                      selection: SelectionResource(session.selection)), status: .created)
+        }
+        api.post("albums") { request, context in
+            _ = try await grant(context)
+            try requireChanges()
+            let body = try await JSONResponse.decode(AlbumRequest.self, from: request)
+            let title = body.title.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard (1...200).contains(title.count) else { throw APIError.badParameter("An album's title takes 1 to 200 characters.") }
+            let result = try await state.library.performChanges([.createAlbum(title: title)])
+            guard let id = result.insertedCollections.first else {
+                throw APIError(.unprocessableContent, code: "albumNotCreated", "The album could not be created.")
+            }
+            return try JSONResponse.make(["album": AlbumResource(id: id.rawValue, title: title, kind: .album, count: 0, posterId: nil)],
+                                         status: .created)
+        }
+    }
+
+    private func requireChanges() throws(APIError) {
+        guard state.library.backendName == "indexed", state.library.isWritable else {
+            throw APIError(.forbidden, code: "readOnlyLibrary", "This library is read-only: it takes no uploads or new albums.")
+        }
+    }
+
+    /// The name an upload is stored under: its last path component, without control characters.
+    static func uploadFilename(_ text: String?) throws(APIError) -> String {
+        let name = (text ?? "").split(separator: "/").last.map(String.init)?
+            .filter { !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } } ?? ""
+        guard !name.isEmpty, name != ".", name != "..", !name.hasPrefix("."), name.utf8.count <= 255 else {
+            throw .badParameter("Give the upload's file name as 'filename', e.g. ?filename=IMG_0001.jpg.")
+        }
+        return name
+    }
+}
+
+/// What an upload made: the new item, whether it was picked (not when the maximum is reached), the picks.
+struct UploadResult: Encodable {
+    let item: ItemResource
+    let selected: Bool
+    let selection: SelectionResource
+}

@@ -1,0 +1,103 @@
+import AssetsKit
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Picker
+
+/// The person's side: the web picker's files and the API its page calls
+/// (`/picker/{session}/{token}/api/…`, see docs/PICKER-UI-API.md).
+///
+/// A picker path with a wrong token answers as an unknown session (404); once the session has
+/// ended every picker path answers 410 Gone.
+struct PickerPageRoutes: Sendable {
+    let state: ServerState
+    let files: StaticFiles
+    let browsing: PickerBrowsing
+    let picking: PickerPicking
+    let importing: PickerImporting
+    let events: PickerEvents
+
+    init(state: ServerState, files: StaticFiles) {
+        self.state = state
+        self.files = files
+        browsing = PickerBrowsing(state: state)
+        picking = PickerPicking(state: state)
+        importing = PickerImporting(state: state)
+        events = PickerEvents(state: state)
+    }
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("ui/**") { request, context in
+            let path = context.parameters.getCatchAll().joined(separator: "/")
+            // index.html is the page of a session, not a file of its own.
+            guard path != "index.html" else { throw APIError.notFound }
+            return try files.response(path, request: request)
+        }
+        let page = router.group("picker/:session/:token")
+        page.get { request, context in
+            switch try await access(context, allowEnded: true) {
+            case .picking:
+                var response = try files.response("index.html", request: request)
+                response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+                response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+                return response
+            case .ended:
+                return Self.endedPage
+            }
+        }
+        let api = page.group("api")
+        let grant: GrantResolver = { context in try await access(context).grant }
+        browsing.add(to: api, grant: grant)
+        picking.add(to: api, grant: grant)
+        importing.add(to: api, grant: grant)
+        events.add(to: api, grant: grant)
+    }
+
+    /// The session a picker path names, checked: 404 when unknown or the token is wrong, 410
+    /// when it has ended (unless `allowEnded`).
+    func access(_ context: BasicRequestContext, allowEnded: Bool = false) async throws -> PickerAccess {
+        let id = try context.parameters.require("session"), token = try context.parameters.require("token")
+        guard let session = await state.sessions.pickerSession(id, token: token) else { throw APIError.notFound }
+        guard session.state == .picking else {
+            if allowEnded { return .ended }
+            throw APIError.gone
+        }
+        return .picking(PickerAccess.Grant(session: session, token: token))
+    }
+
+    /// Only the server's own scripts, styles and images; no framing.
+    static let contentSecurityPolicy =
+        "default-src 'self'; img-src 'self' blob: data:; media-src 'self' blob:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'"
+
+    private static var endedPage: Response {
+        let html = """
+            <!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+            <title>Picker session ended</title><body style="font-family: system-ui, sans-serif; padding: 3rem">
+            <h1>This picker session has ended</h1><p>You can close this page.</p></body></html>
+            """
+        return Response(status: .gone, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+}
+
+/// What a picker path may do: pick in a live session, or nothing because it ended.
+enum PickerAccess: Sendable {
+    struct Grant: Sendable {
+        let session: PickerSession
+        let token: String
+    }
+
+    case picking(Grant)
+    case ended
+
+    /// The grant of a live session (``PickerPageRoutes/access(_:allowEnded:)`` without `allowEnded` returns no other).
+    var grant: Grant {
+        get throws {
+            guard case .picking(let grant) = self else { throw APIError.gone }
+            return grant
+        }
+    }
+}
+
+/// The grant of a picker path's live session; throws 404 or 410 as ``PickerPageRoutes/access(_:allowEnded:)``.
+typealias GrantResolver = @Sendable (BasicRequestContext) async throws -> PickerAccess.Grant

@@ -1,0 +1,86 @@
+import AssetsKit
+import Foundation
+import Picker
+
+/// The picker page's view of its session (`GET api/session`).
+struct PickerSessionResource: Encodable {
+    struct Library: Encodable {
+        let name: String
+        let backend: String
+        let canImport: Bool
+        let canCreateAlbum: Bool
+    }
+
+    let id: String
+    let state: PickerSessionState
+    let maxItems: Int
+    let order: PickOrder
+    let mediaFilter: MediaFilter
+    let expireTime: Date
+    let selection: SelectionResource
+    let library: Library
+    let droppedPreselected: [String]
+
+    init(_ session: PickerSession, library: any PhotoLibrary) {
+        id = session.id
+        state = session.state
+        maxItems = session.settings.maxItems
+        order = session.settings.order
+        mediaFilter = session.settings.mediaFilter
+        expireTime = session.expireTime
+        selection = SelectionResource(session.selection)
+        let indexed = library.backendName == "indexed" && library.isWritable
+        self.library = Library(name: library.rootURL.lastPathComponent, backend: library.backendName,
+                               canImport: indexed, canCreateAlbum: indexed)
+        droppedPreselected = session.droppedPreselected
+    }
+}
+
+/// A selection as the picker page shows it: the picks in pick order, their count and bytes.
+struct SelectionResource: Encodable {
+    let ids: [String]
+    let count: Int
+    let byteSize: Int64
+    let maxItems: Int
+
+    init(_ selection: PickSelection) {
+        ids = selection.assets.map { $0.id.uuid.uuidString }
+        count = selection.count
+        byteSize = selection.byteSize
+        maxItems = selection.maximum
+    }
+}
+
+/// A collection in the album list: poster, title, count under the session's filter.
+struct AlbumResource: Encodable {
+    let id: String
+    let title: String
+    let kind: CollectionKind
+    let count: Int
+    let posterId: String?
+}
+
+/// A window of a collection's assets.
+struct AssetWindow: Encodable {
+    let total: Int
+    let offset: Int
+    let items: [ItemResource]
+}
+
+/// The body of `POST api/prefetch`.
+struct PrefetchRequest: Decodable {
+    let ids: [String]
+    let w: Int
+    let h: Int
+    let mode: ContentMode?
+}
+
+/// The body of `PUT api/selection`.
+struct SelectionRequest: Decodable {
+    let ids: [String]
+}
+
+/// The body of `POST api/albums`.
+struct AlbumRequest: Decodable {
+    let title: String
+}

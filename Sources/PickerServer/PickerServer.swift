@@ -1,0 +1,102 @@
+import AssetsKit
+import Foundation
+import Hummingbird
+import Logging
+import Picker
+
+/// The picker server: client programs create picker sessions and read exactly what a person
+/// picked (`/v1/sessions…`, described by `/openapi.json`); people pick in the web picker at each
+/// session's `pickerUri`.
+public struct PickerServer: Sendable {
+    public let configuration: PickerServerConfiguration
+    public let library: any PhotoLibrary
+    /// The server's picker sessions.
+    public let sessions: PickerSessionStore
+    private let logger: Logger
+
+    /// A server for `library`; nothing listens until ``run(onListening:)``.
+    public init(library: any PhotoLibrary, configuration: PickerServerConfiguration = PickerServerConfiguration(),
+                logger: Logger = Logger(label: "assets-picker.server")) {
+        self.library = library
+        self.configuration = configuration
+        self.logger = logger
+        sessions = PickerSessionStore(lifetime: configuration.sessionLifetime)
+    }
+
+    /// Serves until the task is cancelled or, with `handlesSignals`, SIGINT or SIGTERM arrives;
+    /// open requests are finished first.
+    /// - Parameters:
+    ///   - handlesSignals: Whether SIGINT and SIGTERM stop the server gracefully (a command does; a test doesn't).
+    ///   - onListening: Told the port once the server listens (it may have asked for port 0).
+    /// - Throws: What binding or serving threw, e.g. the port is taken; ``PickerServerError`` when the web picker's files are missing.
+    public func run(handlesSignals: Bool = false, onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let bound = BoundAddress()
+        let state = ServerState(configuration: configuration, library: library, sessions: sessions,
+                                media: MediaResponder(library: library), assets: AssetMemo(), fetches: FetchMemo(library: library),
+                                logger: logger, boundAddress: bound)
+        let router = try makeRouter(state: state)
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "assets-picker"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                bound.set(port: port)
+                await onListening(port)
+            },
+            logger: logger
+        )
+        try await withThrowingDiscardingTaskGroup { group in
+            // A change to the library makes remembered assets and fetches stale.
+            group.addTask {
+                for await _ in library.changes() {
+                    state.assets.forgetAll()
+                    state.fetches.forgetAll()
+                }
+            }
+            if handlesSignals {
+                try await app.runService()
+            } else {
+                try await app.run()
+            }
+            group.cancelAll()
+        }
+    }
+
+    private func makeRouter(state: ServerState) throws -> Router<BasicRequestContext> {
+        let files: StaticFiles
+        do {
+            files = try StaticFiles.bundled()
+        } catch {
+            throw PickerServerError.missingResources(String(describing: error))
+        }
+        let router = Router()
+        router.middlewares.add(ErrorMiddleware())
+        router.get("openapi.json") { request, _ in try OpenAPIDocument.response(request: request) }
+        router.get("/") { _, _ in Self.homePage }
+        SessionRoutes(state: state).add(to: router)
+        PickerPageRoutes(state: state, files: files).add(to: router)
+        return router
+    }
+
+    private static var homePage: Response {
+        let html = """
+            <!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+            <title>AssetsPicker</title><body style="font-family: system-ui, sans-serif; padding: 3rem; max-width: 40rem">
+            <h1>AssetsPicker</h1><p>A picker server. Programs create picker sessions through the API described by
+            <a href="/openapi.json">/openapi.json</a>; people pick at each session's picker URI.</p></body></html>
+            """
+        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+}
+
+/// Why a picker server could not start.
+public enum PickerServerError: Error, CustomStringConvertible {
+    /// The web picker's files or the OpenAPI document are not beside the program.
+    case missingResources(String)
+
+    public var description: String {
+        switch self {
+        case .missingResources(let detail): "The picker server's web files are missing (\(detail)); reinstall or rebuild the program."
+        }
+    }
+}
