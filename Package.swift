@@ -92,7 +92,10 @@ let package = Package(
         .testTarget(name: "PickerTests", dependencies: ["Picker", "FolderLibrary", "ImagePipeline", "AssetsKit", "TestSupport"]),
         .testTarget(
             name: "PickerServerTests",
-            dependencies: ["PickerServer", "PickerClient", "Picker", "IndexedLibrary", "FolderLibrary", "AssetsKit", "TestSupport"]
+            dependencies: [
+                "PickerServer", "PickerClient", "Picker", "IndexedLibrary", "FolderLibrary", "AssetsKit", "ImagePipeline", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "CLITests", dependencies: ["assets-picker", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     ],

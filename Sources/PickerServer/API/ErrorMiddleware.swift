@@ -9,6 +9,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            // An unknown path looks exactly like an unknown identifier.
+            throw APIError.notFound
         } catch let error as any HTTPResponseError {
             throw error
         } catch let error as LibraryError {

@@ -15,7 +15,8 @@ struct PickerEvents: Sendable {
     func add(to api: RouterGroup<BasicRequestContext>, grant: @escaping GrantResolver) {
         api.get("events") { _, context in
             let grant = try await grant(context)
-            let events = merged(session: grant.session.id)
+            // Subscribed before the stream opens, so nothing that happens after the page sees it open is missed.
+            let events = merged(library: state.library.changes(), session: await state.sessions.updates(of: grant.session.id))
             let body = ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
                 for await event in events {
@@ -30,18 +31,18 @@ struct PickerEvents: Sendable {
 
     /// The library's changes, the session's updates and heartbeats as event-stream text, until
     /// the session ends or the consumer stops listening.
-    private func merged(session id: String) -> AsyncStream<String> {
+    private func merged(library changes: AsyncStream<LibraryChange>, session updates: AsyncStream<PickerSession>) -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        let library = state.library, sessions = state.sessions, heartbeat = heartbeat
+        let heartbeat = heartbeat
         let task = Task {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    for await change in library.changes() {
+                    for await change in changes {
                         continuation.yield("event: library\ndata: {\"token\":\"\(change.token)\"}\n\n")
                     }
                 }
                 group.addTask {
-                    for await session in await sessions.updates(of: id) {
+                    for await session in updates {
                         continuation.yield("event: session\ndata: {\"state\":\"\(session.state.rawValue)\",\"count\":\(session.selection.count)}\n\n")
                         if session.state != .picking { break }
                     }

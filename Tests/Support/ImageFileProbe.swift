@@ -2,10 +2,10 @@ import Foundation
 
 /// Reads the real pixel size of a written image from its bytes, with no image library, so a
 /// test does not take the CLI's word for it.
-enum ImageFileProbe {
+public enum ImageFileProbe {
     /// The size a JPEG's start-of-frame marker (SOF0...SOF15 but DHT, JPG, DAC) gives; `nil`
     /// when the data is not a JPEG or has no frame header.
-    static func jpegSize(_ data: Data) -> (width: Int, height: Int)? {
+    public static func jpegSize(_ data: Data) -> (width: Int, height: Int)? {
         let bytes = [UInt8](data)
         guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
         var index = 2
@@ -34,12 +34,12 @@ enum ImageFileProbe {
     }
 
     /// Whether the data is a RIFF/WEBP container.
-    static func isWebP(_ data: Data) -> Bool {
+    public static func isWebP(_ data: Data) -> Bool {
         data.count >= 12 && data.prefix(4) == Data("RIFF".utf8) && data.subdata(in: 8..<12) == Data("WEBP".utf8)
     }
 
     /// The canvas size of a WebP file (VP8X, VP8L or VP8 first chunk); `nil` when unreadable.
-    static func webpSize(_ data: Data) -> (width: Int, height: Int)? {
+    public static func webpSize(_ data: Data) -> (width: Int, height: Int)? {
         let bytes = [UInt8](data)
         guard isWebP(data), bytes.count >= 30 else { return nil }
         let chunk = String(decoding: bytes[12..<16], as: UTF8.self)

@@ -1,0 +1,101 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import PickerClient
+import Testing
+import TestSupport
+
+/// A client sees only what was picked in its session, with its credentials; sessions end.
+@Suite struct AccessTests {
+    @Test func everyIdentifierTheClientMayNotSeeIsAnsweredAsANonExistentOne() async throws {
+        let server = try await TestServer.indexed()
+        defer { Task { await server.stop() } }
+        let mine = try await server.client.createSession()
+        let ids = try await server.picker(mine).cameraRollIDs()
+        try await server.picker(mine).pick([ids[0]])
+        let other = try await server.client.createSession()
+        try await server.picker(other).pick([ids[1]])
+
+        let refused = [
+            ids[2], // in the library, not picked
+            UUID().uuidString, // made up
+            ids[1], // picked in another session
+            "../../etc/passwd", "..%2F..%2Fetc%2Fpasswd", "%2e%2e%2f%2e%2e%2fetc%2fpasswd", "..%252F..%252Fetc%252Fpasswd",
+            "%2Fetc%2Fpasswd", ids[0].lowercased() + "%00", ids[0] + "%2F..", "",
+        ]
+        let baseline = try await server.request("GET", "/v1/sessions/\(mine.id)/items/\(UUID().uuidString)/original")
+        #expect(baseline.status == 404)
+        for item in refused {
+            for kind in ["original", "image?w=10&h=10"] {
+                let answer = try await server.request("GET", "/v1/sessions/\(mine.id)/items/\(item)/\(kind)")
+                #expect(answer.status == 404, "\(item) \(kind)")
+                #expect(answer.body == baseline.body, "\(item) \(kind)")
+            }
+        }
+        // The picked one is served, and the other session's only in the other session.
+        #expect(try await server.request("GET", "/v1/sessions/\(mine.id)/items/\(ids[0])/original").status == 200)
+        #expect(try await server.request("GET", "/v1/sessions/\(other.id)/items/\(ids[1])/original").status == 200)
+        // Unknown sessions look the same as unknown items.
+        let unknown = try await server.request("GET", "/v1/sessions/\(UUID().uuidString)/items/\(ids[0])/original")
+        #expect(unknown.status == 404)
+        #expect(unknown.body == baseline.body)
+    }
+
+    @Test func theClientKeyIsRequiredAndChecked() async throws {
+        let server = try await TestServer.indexed()
+        defer { Task { await server.stop() } }
+        let session = try await server.client.createSession()
+        for headers in [[:], ["Authorization": "Bearer wrong-key-wrong-key-wrong-key!"], ["Authorization": "Basic dGVzdDp0ZXN0"],
+                        ["Authorization": "Bearer " + server.clientKey + "x"]] {
+            let answer = try await server.request("GET", "/v1/sessions/\(session.id)", headers: headers, authorized: headers.isEmpty ? false : false)
+            #expect(answer.status == 401)
+            #expect(answer.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
+        }
+        let lowercaseScheme = try await server.request("GET", "/v1/sessions/\(session.id)",
+                                                       headers: ["Authorization": "bearer " + server.clientKey], authorized: false)
+        #expect(lowercaseScheme.status == 200)
+    }
+
+    @Test func aWrongPickerTokenIsAnUnknownSession() async throws {
+        let server = try await TestServer.indexed()
+        defer { Task { await server.stop() } }
+        let session = try await server.client.createSession()
+        let wrong = "/picker/\(session.id)/AAAAAAAAAAAAAAAAAAAAAA/"
+        #expect(try await server.request("GET", wrong, authorized: false).status == 404)
+        #expect(try await server.request("GET", wrong + "api/albums", authorized: false).status == 404)
+        #expect(try await server.request("GET", session.pickerPath, authorized: false).status == 200)
+    }
+
+    @Test func deletedSessionsAnswerNotFoundEverywhere() async throws {
+        let server = try await TestServer.indexed()
+        defer { Task { await server.stop() } }
+        let session = try await server.client.createSession()
+        let ids = try await server.picker(session).cameraRollIDs()
+        try await server.picker(session).pick([ids[0]])
+        try await server.client.deleteSession(session.id)
+        for path in ["/v1/sessions/\(session.id)", "/v1/sessions/\(session.id)/items", "/v1/sessions/\(session.id)/items/\(ids[0])/original",
+                     "/v1/sessions/\(session.id)/items/\(ids[0])/image?w=20&h=20"] {
+            #expect(try await server.request("GET", path).status == 404, "\(path)")
+        }
+        #expect(try await server.request("DELETE", "/v1/sessions/\(session.id)").status == 404)
+        #expect(try await server.request("GET", session.pickerPath, authorized: false).status == 404)
+    }
+
+    @Test func sessionsExpire() async throws {
+        let server = try await TestServer.indexed(sessionLifetime: .milliseconds(800))
+        defer { Task { await server.stop() } }
+        let picked = try await server.client.createSession()
+        let ids = try await server.picker(picked).cameraRollIDs()
+        try await server.picker(picked).pick([ids[0]])
+        let open = try await server.client.createSession()
+        #expect(open.expireTime.timeIntervalSinceNow < 1.5)
+        try await Task.sleep(for: .milliseconds(1_000))
+        for path in ["/v1/sessions/\(picked.id)", "/v1/sessions/\(picked.id)/items", "/v1/sessions/\(picked.id)/items/\(ids[0])/original"] {
+            #expect(try await server.request("GET", path).status == 404, "\(path)")
+        }
+        #expect(try await server.request("GET", open.pickerPath, authorized: false).status == 404)
+        #expect(try await server.request("GET", open.pickerPath + "api/albums", authorized: false).status == 404)
+        #expect(await server.server.sessions.count == 0)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import PickerClient
+import Testing
+import TestSupport
+
+/// Renditions and originals of picked items: sizes, parameters, ranges, validators.
+@Suite struct MediaTests {
+    /// A server with a session whose picks are a photo and the video.
+    private func pickedPhotoAndVideo() async throws -> (TestServer, PickerSessionInfo, photo: PickedItem, video: PickedItem) {
+        let server = try await TestServer.indexed()
+        let session = try await server.client.createSession()
+        let person = server.picker(session)
+        let photo = try await person.largestPhotoID()
+        let video = try await person.cameraRollIDs(media: "video")[0]
+        try await person.pick([photo, video])
+        let items = try await server.client.items(in: session.id)
+        return (server, session, items[0], items[1])
+    }
+
+    @Test func badParametersAreAnswered400WithAMessageNamingThem() async throws {
+        let (server, session, photo, _) = try await pickedPhotoAndVideo()
+        defer { Task { await server.stop() } }
+        let path = "/v1/sessions/\(session.id)/items/\(photo.id)/image"
+        let cases = ["": "'w' and 'h'", "?w=100": "'w' and 'h'", "?w=0&h=10": "'w'", "?w=abc&h=10": "'w'", "?w=10&h=20000": "'h'",
+                     "?w=10&h=-5": "'h'", "?w=10&h=10&mode=stretch": "'mode'", "?w=10&h=10&format=gif": "'format'",
+                     "?w=10&h=10&quality=0": "'quality'", "?w=10&h=10&quality=101": "'quality'", "?w=1.5&h=10": "'w'"]
+        for (query, named) in cases {
+            let answer = try await server.request("GET", path + query)
+            #expect(answer.status == 400, "\(query)")
+            #expect(answer.errorMessage.contains(named), "\(query): \(answer.errorMessage)")
+        }
+        for body in ["{\"maxItems\": 0}", "{\"maxItems\": 2001}", "{\"mediaFilter\": \"sounds\"}", "{\"order\": 3}", "not json", ""] {
+            let answer = try await server.request("POST", "/v1/sessions", headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+            #expect(answer.status == 400, "\(body)")
+            #expect(!answer.errorMessage.isEmpty)
+        }
+    }
+
+    @Test func imagesComeAtTheAskedSizeAndRevalidate() async throws {
+        let (server, session, photo, video) = try await pickedPhotoAndVideo()
+        defer { Task { await server.stop() } }
+        let path = "/v1/sessions/\(session.id)/items/\(photo.id)/image?w=120&h=90&mode=fill&quality=70"
+        let first = try await server.request("GET", path)
+        #expect(first.status == 200)
+        #expect(first.header("Content-Type") == "image/jpeg")
+        #expect(ImageFileProbe.jpegSize(first.body)! == (120, 90))
+        let tag = try #require(first.header("ETag"))
+        let again = try await server.request("GET", path, headers: ["If-None-Match": tag])
+        #expect(again.status == 304)
+        #expect(again.body.isEmpty)
+        // A video's image is a frame of it.
+        let frame = try await server.request("GET", "/v1/sessions/\(session.id)/items/\(video.id)/image?w=64&h=64&mode=fill")
+        #expect(frame.status == 200)
+        #expect(ImageFileProbe.jpegSize(frame.body)! == (64, 64))
+    }
+
+    @Test func originalsAnswerRangeRequests() async throws {
+        let (server, session, photo, video) = try await pickedPhotoAndVideo()
+        defer { Task { await server.stop() } }
+        for item in [photo, video] {
+            let path = "/v1/sessions/\(session.id)/items/\(item.id)/original"
+            let whole = try await server.request("GET", path)
+            #expect(whole.status == 200)
+            #expect(whole.header("Accept-Ranges") == "bytes")
+            #expect(whole.body.count == Int(item.byteSize))
+            let size = whole.body.count
+
+            let head = try await server.request("GET", path, headers: ["Range": "bytes=0-99"])
+            #expect(head.status == 206)
+            #expect(head.header("Content-Range") == "bytes 0-99/\(size)")
+            #expect(head.body == whole.body.prefix(100))
+
+            let middle = try await server.request("GET", path, headers: ["Range": "bytes=1000-"])
+            #expect(middle.status == 206)
+            #expect(middle.body == whole.body.dropFirst(1000))
+
+            let tail = try await server.request("GET", path, headers: ["Range": "bytes=-50"])
+            #expect(tail.status == 206)
+            #expect(tail.header("Content-Range") == "bytes \(size - 50)-\(size - 1)/\(size)")
+            #expect(tail.body == whole.body.suffix(50))
+
+            let past = try await server.request("GET", path, headers: ["Range": "bytes=\(size)-"])
+            #expect(past.status == 416)
+            #expect(past.header("Content-Range") == "bytes */\(size)")
+
+            let several = try await server.request("GET", path, headers: ["Range": "bytes=0-1,5-9"])
+            #expect(several.status == 200)
+            #expect(several.body.count == size)
+
+            let tag = try #require(whole.header("ETag"))
+            let stale = try await server.request("GET", path, headers: ["Range": "bytes=0-9", "If-Range": "\"other\""])
+            #expect(stale.status == 200)
+            let current = try await server.request("GET", path, headers: ["Range": "bytes=0-9", "If-Range": tag])
+            #expect(current.status == 206)
+            #expect(try await server.request("GET", path, headers: ["If-None-Match": tag]).status == 304)
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import AssetsKit
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ImagePipeline
+import IndexedLibrary
+import Logging
+import Picker
+import PickerClient
+import PickerServer
+import TestSupport
+import Testing
+
+/// A real picker server on 127.0.0.1 (a free port) over a library in a temporary folder,
+/// answering real HTTP until ``stop()``.
+final class TestServer: Sendable {
+    let library: any PhotoLibrary
+    let root: URL
+    let baseURL: URL
+    let clientKey = "test-client-key-0123456789abcdef"
+    let server: PickerServer
+    private let task: Task<Void, any Error>
+
+    /// A server over a new indexed library holding the corpus' camera photos and a video.
+    static func indexed(sessionLifetime: Duration = .seconds(3_600)) async throws -> TestServer {
+        let root = try await corpusLibrary()
+        let library = try await LibraryOpener().open(root: root, backend: .indexed)
+        return try await TestServer(library: library, root: root, sessionLifetime: sessionLifetime)
+    }
+
+    /// A server over a read-only folder library of the same files.
+    static func folder() async throws -> TestServer {
+        let root = try await corpusLibrary()
+        let library = try await LibraryOpener().open(root: root, backend: .folder)
+        return try await TestServer(library: library, root: root, sessionLifetime: .seconds(3_600))
+    }
+
+    /// A temporary folder with ten camera photos (in two folders) and a two-second video.
+    static func corpusLibrary() async throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("picker-server-\(UUID().uuidString)", isDirectory: true)
+        let manager = FileManager.default
+        try manager.createDirectory(at: root.appendingPathComponent("DCIM/100CAMERA"), withIntermediateDirectories: true)
+        try manager.createDirectory(at: root.appendingPathComponent("Trips"), withIntermediateDirectories: true)
+        let photos = Corpus.files(in: "A_camera_exif") { $0.pathExtension.lowercased() == "jpg" }.sorted { $0.path < $1.path }.prefix(10)
+        for (index, photo) in photos.enumerated() {
+            let folder = index < 6 ? "DCIM/100CAMERA" : "Trips"
+            try manager.copyItem(at: photo, to: root.appendingPathComponent("\(folder)/\(photo.lastPathComponent)"))
+        }
+        let video = root.appendingPathComponent("DCIM/100CAMERA/clip.mp4")
+        let output = try await ToolRunner.run(.ffmpeg, arguments: [
+            "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-t", "2",
+            "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", video.path,
+        ])
+        guard output.succeeded else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: output.standardError]) }
+        return root
+    }
+
+    private init(library: any PhotoLibrary, root: URL, sessionLifetime: Duration) async throws {
+        self.library = library
+        self.root = root
+        let configuration = PickerServerConfiguration(host: "127.0.0.1", port: 0, clientKey: clientKey, sessionLifetime: sessionLifetime)
+        var logger = Logger(label: "test-server")
+        logger.logLevel = .critical // stopping by cancellation is logged as an error
+        let server = PickerServer(library: library, configuration: configuration, logger: logger)
+        self.server = server
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        task = Task {
+            defer { continuation.finish() }
+            try await server.run { port in continuation.yield(port) }
+        }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else {
+            _ = try await task.value
+            throw URLError(.cannotConnectToHost)
+        }
+        baseURL = URL(string: "http://127.0.0.1:\(port)")!
+    }
+
+    var client: PickerClient { PickerClient(baseURL: baseURL, clientKey: clientKey) }
+
+    func stop() async {
+        task.cancel()
+        _ = try? await task.value
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// A raw request: status, headers and body, whatever the status.
+    func request(_ method: String = "GET", _ path: String, headers: [String: String] = [:], body: Data? = nil,
+                 authorized: Bool = true) async throws -> HTTPAnswer {
+        // The path goes on the wire as written: percent-encoding and dots are the test's to choose.
+        var request = URLRequest(url: URL(string: baseURL.absoluteString + path)!)
+        request.httpMethod = method
+        if authorized { request.setValue("Bearer \(clientKey)", forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.httpBody = body
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return HTTPAnswer(response: response as! HTTPURLResponse, body: data)
+    }
+
+    /// The person's side: the picker page's API of a session.
+    func picker(_ session: PickerSessionInfo) -> PersonAtPicker {
+        PersonAtPicker(server: self, apiPath: session.pickerPath + "api/")
+    }
+}
+
+/// What came back from a raw request.
+struct HTTPAnswer: Sendable {
+    let response: HTTPURLResponse
+    let body: Data
+
+    var status: Int { response.statusCode }
+
+    func header(_ name: String) -> String? { response.value(forHTTPHeaderField: name) }
+
+    /// The body as JSON.
+    var json: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]
+    }
+
+    /// The `error.message` of a JSON error body.
+    var errorMessage: String {
+        (json["error"] as? [String: Any])?["message"] as? String ?? ""
+    }
+}
+
+/// A person picking in the browser, through the picker page's API.
+struct PersonAtPicker: Sendable {
+    let server: TestServer
+    let apiPath: String
+
+    func get(_ path: String) async throws -> HTTPAnswer {
+        try await server.request("GET", apiPath + path, authorized: false)
+    }
+
+    func send(_ method: String, _ path: String, json: Any? = nil) async throws -> HTTPAnswer {
+        let body = try json.map { try JSONSerialization.data(withJSONObject: $0) }
+        return try await server.request(method, apiPath + path, headers: ["Content-Type": "application/json"], body: body, authorized: false)
+    }
+
+    /// The ids of the camera roll's assets, newest first.
+    func cameraRollIDs(media: String = "all") async throws -> [String] {
+        let albums = try await get("albums").json["albums"] as? [[String: Any]] ?? []
+        let cameraRoll = try #require(albums.first?["id"] as? String)
+        let encoded = cameraRoll.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let window = try await get("albums/\(encoded)/assets?limit=500&media=\(media)").json
+        return (window["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    }
+
+    /// The camera roll's photo with the most pixels (the corpus' camera photos are small).
+    func largestPhotoID() async throws -> String {
+        let window = try await get("albums/smart%3Aall/assets?limit=500&media=photo").json
+        let items = window["items"] as? [[String: Any]] ?? []
+        let largest = items.max { ($0["pixelWidth"] as? Int ?? 0) * ($0["pixelHeight"] as? Int ?? 0) < ($1["pixelWidth"] as? Int ?? 0) * ($1["pixelHeight"] as? Int ?? 0) }
+        return try #require(largest?["id"] as? String)
+    }
+
+    /// Picks these ids one by one, then presses Done.
+    func pick(_ ids: [String], thenDone: Bool = true) async throws {
+        for id in ids {
+            let answer = try await send("POST", "selection/\(id)")
+            guard answer.status == 200 else { throw PickerClientError(status: answer.status, code: "pick", message: answer.errorMessage) }
+        }
+        if thenDone { _ = try await send("POST", "done") }
+    }
+}
+
+extension PickerSessionInfo {
+    /// The picker URI's path, with its trailing slash (`URL.path` drops it).
+    var pickerPath: String {
+        URLComponents(url: pickerUri, resolvingAgainstBaseURL: false)!.percentEncodedPath
+    }
+}
