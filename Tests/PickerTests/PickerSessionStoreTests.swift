@@ -1,0 +1,72 @@
+import AssetsKit
+import Foundation
+import Picker
+import Synchronization
+import Testing
+
+/// Sessions: random tokens, constant-time checks, expiry on a controlled clock, deletion, watchers.
+@Suite struct PickerSessionStoreTests {
+    /// A clock the test moves.
+    final class TestClock: Sendable {
+        private let time = Mutex(Date(timeIntervalSince1970: 1_000_000))
+        var now: Date { time.withLock { $0 } }
+        func advance(_ seconds: TimeInterval) { time.withLock { $0 += seconds } }
+    }
+
+    @Test func tokensAreRandom128BitURLSafeStrings() {
+        let tokens = (0..<1_000).map { _ in SecretToken.make() }
+        #expect(Set(tokens).count == 1_000)
+        #expect(tokens.allSatisfy { $0.count == 22 && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } })
+        #expect(SecretToken.matches("abc", "abc"))
+        #expect(!SecretToken.matches("abd", "abc"))
+        #expect(!SecretToken.matches("ab", "abc"))
+    }
+
+    @Test func sessionsExpireAfterTheirLifetime() async throws {
+        let clock = TestClock()
+        let store = PickerSessionStore(lifetime: .seconds(60), now: { clock.now })
+        let session = try await store.create(settings: PickerSessionSettings(maxItems: 3))
+        #expect(session.expireTime == clock.now.addingTimeInterval(60))
+        clock.advance(59)
+        #expect(await store.session(session.id) != nil)
+        #expect(await store.pickerSession(session.id, token: session.pickerToken) != nil)
+        #expect(await store.pickerSession(session.id, token: SecretToken.make()) == nil)
+        clock.advance(1)
+        #expect(await store.session(session.id) == nil)
+        #expect(await store.pickerSession(session.id, token: session.pickerToken) == nil)
+        #expect(await store.count == 0)
+    }
+
+    @Test func finishingEndsPickingAndDeletingForgets() async throws {
+        let store = PickerSessionStore()
+        let session = try await store.create(settings: PickerSessionSettings())
+        let done = try await store.finish(session.id, token: session.pickerToken, state: .complete)
+        #expect(done.mediaItemsSet)
+        await #expect(throws: PickerSessionError.notPicking) {
+            try await store.finish(session.id, token: session.pickerToken, state: .cancelled)
+        }
+        #expect(await store.delete(session.id))
+        #expect(await store.delete(session.id) == false)
+        #expect(await store.session(session.id) == nil)
+    }
+
+    @Test func theStoreHoldsAtMostItsCapacity() async throws {
+        let store = PickerSessionStore(capacity: 2)
+        _ = try await store.create(settings: PickerSessionSettings())
+        let second = try await store.create(settings: PickerSessionSettings())
+        await #expect(throws: PickerSessionError.tooManySessions(2)) { try await store.create(settings: PickerSessionSettings()) }
+        await store.delete(second.id)
+        _ = try await store.create(settings: PickerSessionSettings())
+    }
+
+    @Test func watchersSeeUpdatesAndTheEnd() async throws {
+        let store = PickerSessionStore()
+        let session = try await store.create(settings: PickerSessionSettings())
+        let updates = await store.updates(of: session.id)
+        _ = try await store.finish(session.id, token: session.pickerToken, state: .cancelled)
+        await store.delete(session.id)
+        var states: [PickerSessionState] = []
+        for await update in updates { states.append(update.state) }
+        #expect(states == [.cancelled])
+    }
+}
