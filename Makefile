@@ -1,21 +1,27 @@
 # The two commands a newcomer needs: `make run` and `make test`.
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
+PORT ?= 8080
 
-.PHONY: run test build dependencies
+.PHONY: run test build dependencies e2e-dependencies
 
 dependencies:
 	@scripts/install-dependencies.sh
 
+e2e-dependencies:
+	@scripts/install-e2e-dependencies.sh
+
 build: dependencies
 	swift build
 
-## Runs the picker's main job on the demo library (generated on first use).
+## Serves the web picker on the demo library (generated on first use) at http://127.0.0.1:$(PORT)/.
 run: build
-	swift run assets-picker albums
-	swift run assets-picker assets --limit 20
+	swift run assets-picker serve --port $(PORT)
 
-## Installs what is missing, builds, and runs every test.
-test: dependencies
+## Installs what is missing, builds, runs every Swift test, the browser end-to-end test and
+## the OpenAPI conformance run against a live server.
+test: dependencies e2e-dependencies
 	swift build --build-tests
 	swift test --skip-build --parallel
+	scripts/e2e.sh .build/debug/assets-picker
+	scripts/schemathesis.sh .build/debug/assets-picker
