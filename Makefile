@@ -3,13 +3,10 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 PORT ?= 8080
 
-.PHONY: run test build dependencies e2e-dependencies
+.PHONY: run test build dependencies
 
 dependencies:
 	@scripts/install-dependencies.sh
-
-e2e-dependencies:
-	@scripts/install-e2e-dependencies.sh
 
 build: dependencies
 	swift build
@@ -18,10 +15,7 @@ build: dependencies
 run: build
 	swift run assets-picker serve --port $(PORT)
 
-## Installs what is missing, builds, runs every Swift test, the browser end-to-end test and
-## the OpenAPI conformance run against a live server.
-test: dependencies e2e-dependencies
+## Installs what is missing, builds, runs every Swift test.
+test: dependencies
 	swift build --build-tests
 	swift test --skip-build --parallel
-	scripts/e2e.sh .build/debug/assets-picker
-	scripts/schemathesis.sh .build/debug/assets-picker
