@@ -15,12 +15,14 @@ public struct PickerServer: Sendable {
     private let logger: Logger
 
     /// A server for `library`; nothing listens until ``run(onListening:)``.
+    /// - Parameter sessions: The store of picker sessions; by default a new one whose sessions live
+    ///   `configuration.sessionLifetime` on the wall clock.
     public init(library: any PhotoLibrary, configuration: PickerServerConfiguration = PickerServerConfiguration(),
-                logger: Logger = Logger(label: "assets-picker.server")) {
+                sessions: PickerSessionStore? = nil, logger: Logger = Logger(label: "assets-picker.server")) {
         self.library = library
         self.configuration = configuration
         self.logger = logger
-        sessions = PickerSessionStore(lifetime: configuration.sessionLifetime)
+        self.sessions = sessions ?? PickerSessionStore(lifetime: configuration.sessionLifetime)
     }
 
     /// Serves until the task is cancelled or, with `handlesSignals`, SIGINT or SIGTERM arrives;

@@ -23,17 +23,18 @@ final class TestServer: Sendable {
     private let task: Task<Void, any Error>
 
     /// A server over a new indexed library holding the corpus' camera photos and a video.
-    static func indexed(sessionLifetime: Duration = .seconds(3_600)) async throws -> TestServer {
+    /// - Parameter sessions: The server's session store (e.g. one on a ``TestClock``); by default a new one.
+    static func indexed(sessions: PickerSessionStore? = nil) async throws -> TestServer {
         let root = try await corpusLibrary()
         let library = try await LibraryOpener().open(root: root, backend: .indexed)
-        return try await TestServer(library: library, root: root, sessionLifetime: sessionLifetime)
+        return try await TestServer(library: library, root: root, sessions: sessions)
     }
 
     /// A server over a read-only folder library of the same files.
     static func folder() async throws -> TestServer {
         let root = try await corpusLibrary()
         let library = try await LibraryOpener().open(root: root, backend: .folder)
-        return try await TestServer(library: library, root: root, sessionLifetime: .seconds(3_600))
+        return try await TestServer(library: library, root: root, sessions: nil)
     }
 
     /// A temporary folder with ten camera photos (in two folders) and a two-second video.
@@ -56,13 +57,13 @@ final class TestServer: Sendable {
         return root
     }
 
-    private init(library: any PhotoLibrary, root: URL, sessionLifetime: Duration) async throws {
+    private init(library: any PhotoLibrary, root: URL, sessions: PickerSessionStore?) async throws {
         self.library = library
         self.root = root
-        let configuration = PickerServerConfiguration(host: "127.0.0.1", port: 0, clientKey: clientKey, sessionLifetime: sessionLifetime)
+        let configuration = PickerServerConfiguration(host: "127.0.0.1", port: 0, clientKey: clientKey)
         var logger = Logger(label: "test-server")
         logger.logLevel = .critical // stopping by cancellation is logged as an error
-        let server = PickerServer(library: library, configuration: configuration, logger: logger)
+        let server = PickerServer(library: library, configuration: configuration, sessions: sessions, logger: logger)
         self.server = server
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         task = Task {

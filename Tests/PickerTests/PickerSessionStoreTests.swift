@@ -1,18 +1,11 @@
 import AssetsKit
 import Foundation
 import Picker
-import Synchronization
+import TestSupport
 import Testing
 
 /// Sessions: random tokens, constant-time checks, expiry on a controlled clock, deletion, watchers.
 @Suite struct PickerSessionStoreTests {
-    /// A clock the test moves.
-    final class TestClock: Sendable {
-        private let time = Mutex(Date(timeIntervalSince1970: 1_000_000))
-        var now: Date { time.withLock { $0 } }
-        func advance(_ seconds: TimeInterval) { time.withLock { $0 += seconds } }
-    }
-
     @Test func tokensAreRandom128BitURLSafeStrings() {
         let tokens = (0..<1_000).map { _ in SecretToken.make() }
         #expect(Set(tokens).count == 1_000)
