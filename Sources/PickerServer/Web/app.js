@@ -52,7 +52,13 @@ function showSelection() {
   $("selection-count").textContent = String(selection.count);
   $("selection-size").textContent = formatBytes(selection.byteSize);
 }
-selection.onChange(showSelection);
+let maximumShown = false;
+selection.onChange(() => {
+  showSelection();
+  // The maximum's message holds until the picks change.
+  if (maximumShown) announce("");
+  maximumShown = false;
+});
 showSelection();
 
 /** Shows an error: the maximum as a clear message, an ended session as the finished page. */
@@ -62,8 +68,10 @@ function fail(error) {
     return;
   }
   if (error instanceof api.ApiError && error.code === "maximumReached") {
+    // The server's own words in English; the same message in the page's language otherwise.
     const localized = t("maximumReached", { max: session.maxItems });
     announce(document.documentElement.lang === "en" && error.message ? error.message : localized);
+    maximumShown = true;
     return;
   }
   console.error(error);
@@ -136,9 +144,10 @@ $("back-button").addEventListener("click", () => {
   else showAlbums();
 });
 
-// The albums view: Esc is the album list's own "nothing to go back to".
+// Esc anywhere in the grid view (the toolbar, say) goes back to the album list, as in the grid.
 document.addEventListener("keydown", (event) => {
-  if (event.key === "Escape" && currentView() === "grid" && !event.target.closest?.("#grid, dialog")) showAlbums();
+  if (event.defaultPrevented || event.key !== "Escape" || currentView() !== "grid") return;
+  if (!event.target.closest?.("#grid, dialog")) showAlbums();
 });
 
 // Done and Cancel.
