@@ -156,6 +156,8 @@ async function finish(state) {
   feed?.stop();
   browser.stop();
   const messages = { complete: "finishedComplete", cancelled: "finishedCancelled", ended: "finishedEnded" };
+  currentAlbum = null;
+  $("view-title").textContent = t("pageTitle");
   showFinished(state, t(messages[state]));
 }
 for (const [id, call] of [["done-button", api.done], ["cancel-button", api.cancel]]) {

@@ -25,7 +25,7 @@ export function showFinished(state, message) {
   for (const element of Object.values(views)) element.hidden = true;
   back.hidden = true;
   document.body.dataset.view = "finished";
-  for (const id of ["done-button", "cancel-button"]) document.getElementById(id).disabled = true;
+  for (const id of ["done-button", "cancel-button"]) document.getElementById(id).hidden = true;
   const finished = document.getElementById("finished");
   finished.dataset.state = state;
   document.getElementById("finished-message").textContent = message;
