@@ -95,14 +95,15 @@ function openAlbum(album) {
   currentAlbum = album;
   showView("grid");
   $("view-title").textContent = album.title;
-  loadGrid();
+  loadGrid({ focus: true });
 }
 
-async function loadGrid() {
+/** Opens the grid on the current album, sort and filter; `focus` moves the keyboard focus to its first cell. */
+async function loadGrid({ focus = false } = {}) {
   const source = new AssetSource(currentAlbum.id, gridQuery());
   await grid.open(source);
   showGridTotal();
-  grid.moveFocus(0, { select: false });
+  if (focus) grid.moveFocus(0, { select: false });
 }
 
 function showGridTotal() {
