@@ -1,0 +1,69 @@
+// The album list: poster, title and count of each album, All Photos (the camera roll) first.
+
+import { getAlbums, imageURL } from "./api.js";
+import { t } from "./i18n.js";
+
+const POSTER_CSS_PX = 72;
+
+export class AlbumList {
+  /** @param {HTMLUListElement} list  @param {(album: object) => void} onOpen */
+  constructor(list, onOpen) {
+    this.list = list;
+    this.albums = [];
+    list.addEventListener("click", (event) => {
+      const button = event.target.closest("button.album");
+      const album = button && this.albums.find((candidate) => candidate.id === button.dataset.albumId);
+      if (album) onOpen(album);
+    });
+  }
+
+  /** Fetches the albums again and shows them. */
+  async load() {
+    const albums = await getAlbums();
+    // The server lists the camera roll first; keep it first even if that ever changes.
+    this.albums = [...albums.filter((album) => album.kind === "cameraRoll"), ...albums.filter((album) => album.kind !== "cameraRoll")];
+    this.render();
+    return this.albums;
+  }
+
+  album(id) {
+    return this.albums.find((album) => album.id === id);
+  }
+
+  render() {
+    const focusedId = document.activeElement?.closest?.("button.album")?.dataset.albumId;
+    const px = Math.round(POSTER_CSS_PX * (window.devicePixelRatio || 1));
+    this.list.replaceChildren(...this.albums.map((album) => {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "album";
+      button.dataset.albumId = album.id;
+      button.setAttribute("aria-label", t("albumLabel", { title: album.title, count: album.count }));
+
+      const poster = document.createElement("img");
+      poster.className = "album-poster";
+      poster.alt = "";
+      poster.width = POSTER_CSS_PX;
+      poster.height = POSTER_CSS_PX;
+      if (album.posterId) poster.src = imageURL(album.posterId, { w: px, h: px, mode: "fill", delivery: "fast" });
+
+      const title = document.createElement("span");
+      title.className = "album-title";
+      title.textContent = album.title;
+      const count = document.createElement("span");
+      count.className = "album-count";
+      count.textContent = String(album.count);
+
+      button.append(poster, title, count);
+      item.append(button);
+      return item;
+    }));
+    if (focusedId) this.list.querySelector(`button.album[data-album-id="${CSS.escape(focusedId)}"]`)?.focus();
+  }
+
+  /** The first album's button takes the focus (the list opened). */
+  focusFirst() {
+    this.list.querySelector("button.album")?.focus();
+  }
+}

@@ -1,0 +1,87 @@
+// The picker page's API (docs/PICKER-UI-API.md): every path is relative to the page's own
+// location, which carries the session id and its secret token.
+
+/** The API's base path, e.g. `/picker/SESSION/TOKEN/api/`. */
+export const API = location.pathname.replace(/\/?$/, "/") + "api/";
+
+/** An answer other than 2xx, with the server's readable message. */
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function request(method, path, { json, body, headers = {} } = {}) {
+  const init = { method, headers: { ...headers }, credentials: "same-origin" };
+  if (json !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(json);
+  } else if (body !== undefined) {
+    init.body = body;
+  }
+  let response;
+  try {
+    response = await fetch(API + path, init);
+  } catch (error) {
+    throw new ApiError(0, "network", error.message);
+  }
+  if (response.status === 204) return null;
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const error = data && data.error;
+    throw new ApiError(response.status, error ? error.code : "http", error ? error.message : response.statusText);
+  }
+  return data;
+}
+
+const id = (value) => encodeURIComponent(value);
+
+export const getSession = () => request("GET", "session");
+export const getAlbums = () => request("GET", "albums").then((data) => data.albums);
+
+/** A window of an album's assets: `{total, offset, items}`. */
+export function getAssets(albumId, { offset, limit, sort, media }) {
+  const query = new URLSearchParams({ offset, limit, sort, media });
+  return request("GET", `albums/${id(albumId)}/assets?${query}`);
+}
+
+/** The URL of an asset's image at `w`×`h` device pixels. */
+export function imageURL(assetId, { w, h, mode = "fill", delivery = "high", format = "jpeg" }) {
+  const query = new URLSearchParams({ w: clampSide(w), h: clampSide(h), mode, format, delivery });
+  return `${API}assets/${id(assetId)}/image?${query}`;
+}
+
+/** The URL of an asset's original file (videos play from it; the server answers Range requests). */
+export const originalURL = (assetId) => `${API}assets/${id(assetId)}/original`;
+
+/** Asks the server to start rendering thumbnails the grid is about to show (startCaching). */
+export function prefetch(ids, { w, h, mode = "fill" }) {
+  return request("POST", "prefetch", { json: { ids, w: clampSide(w), h: clampSide(h), mode } });
+}
+
+export const pick = (assetId) => request("POST", `selection/${id(assetId)}`).then((data) => data.selection);
+export const unpick = (assetId) => request("DELETE", `selection/${id(assetId)}`).then((data) => data.selection);
+export const replaceSelection = (ids) => request("PUT", "selection", { json: { ids } }).then((data) => data.selection);
+export const done = () => request("POST", "done");
+export const cancel = () => request("POST", "cancel");
+
+/** Imports a file into the library; it comes back picked unless the maximum is reached. */
+export function upload(file) {
+  const query = new URLSearchParams({ filename: file.name });
+  return request("POST", `upload?${query}`, { body: file, headers: { "Content-Type": "application/octet-stream" } });
+}
+
+export const createAlbum = (title) => request("POST", "albums", { json: { title } }).then((data) => data.album);
+
+/** The server takes sides from 1 to 16384 pixels. */
+function clampSide(value) {
+  return Math.min(16384, Math.max(1, Math.round(value)));
+}

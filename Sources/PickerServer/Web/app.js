@@ -1,0 +1,238 @@
+// The picker page: loads the session, wires the album list, the grid, the browser, the
+// selection summary, Done/Cancel, the language and the live feed together.
+
+import * as api from "./api.js";
+import { AlbumList } from "./albums.js";
+import { AssetSource } from "./asset-source.js";
+import { Browser } from "./browser.js";
+import { listen } from "./events.js";
+import { Grid } from "./grid.js";
+import { t, setLanguage, preferredLanguage, onLanguageChange, formatBytes } from "./i18n.js";
+import { setUpImporting } from "./importing.js";
+import { Selection } from "./selection.js";
+import { announce } from "./status.js";
+import { showView, showFinished, currentView } from "./views.js";
+
+const $ = (id) => document.getElementById(id);
+
+const languageSelect = $("language-select");
+setLanguage(preferredLanguage());
+languageSelect.value = document.documentElement.lang;
+
+let session;
+try {
+  session = await api.getSession();
+} catch (error) {
+  fail(error);
+  throw error;
+}
+
+const selection = new Selection(session.selection, session.maxItems, session.order);
+let currentAlbum = null;
+let feed = null;
+
+const albumList = new AlbumList($("album-list"), (album) => openAlbum(album));
+const grid = new Grid($("grid"), { selection, onOpen: (index) => openBrowser(index), onBack: () => showAlbums(), onError: fail });
+const browser = new Browser({
+  selection, onError: fail,
+  onClose: () => closeBrowser(),
+  onMove: (index) => { grid.focus = index; },
+});
+
+const sortToggle = $("sort-toggle");
+const mediaFilter = $("media-filter");
+if (session.mediaFilter !== "all") {
+  // The client program narrowed the picker: the filter shows that and cannot widen it.
+  mediaFilter.value = session.mediaFilter;
+  mediaFilter.disabled = true;
+}
+
+// The summary of the picks.
+function showSelection() {
+  $("selection-count").textContent = String(selection.count);
+  $("selection-size").textContent = formatBytes(selection.byteSize);
+}
+let maximumShown = false;
+selection.onChange(() => {
+  showSelection();
+  // The maximum's message holds until the picks change.
+  if (maximumShown) announce("");
+  maximumShown = false;
+});
+showSelection();
+
+/** Shows an error: the maximum as a clear message, an ended session as the finished page. */
+function fail(error) {
+  if (error instanceof api.ApiError && error.status === 410) {
+    finish("ended");
+    return;
+  }
+  if (error instanceof api.ApiError && error.code === "maximumReached") {
+    // The server's own words in English; the same message in the page's language otherwise.
+    const localized = t("maximumReached", { max: session.maxItems });
+    announce(document.documentElement.lang === "en" && error.message ? error.message : localized);
+    maximumShown = true;
+    return;
+  }
+  console.error(error);
+  announce(t("loadFailed", { message: error.message }));
+}
+
+// Views.
+function showAlbums() {
+  if (currentView() === "browser") browser.stop();
+  showView("albums");
+  $("view-title").textContent = t("albumsTitle");
+  currentAlbum = null;
+  albumList.focusFirst();
+}
+
+function gridQuery() {
+  return { sort: sortToggle.getAttribute("aria-pressed") === "true" ? "oldest" : "newest", media: mediaFilter.value };
+}
+
+function openAlbum(album) {
+  currentAlbum = album;
+  showView("grid");
+  $("view-title").textContent = album.title;
+  loadGrid({ focus: true });
+}
+
+/** Opens the grid on the current album, sort and filter; `focus` moves the keyboard focus to its first cell. */
+async function loadGrid({ focus = false } = {}) {
+  const source = new AssetSource(currentAlbum.id, gridQuery());
+  await grid.open(source);
+  showGridTotal();
+  if (focus) grid.moveFocus(0, { select: false });
+}
+
+function showGridTotal() {
+  const total = grid.total;
+  $("grid-total").textContent = t("items", { count: total });
+  $("grid-empty").hidden = total > 0;
+}
+
+function openBrowser(index) {
+  if (!grid.source || index >= grid.total) return;
+  grid.hide();
+  showView("browser");
+  browser.open(grid.source, index, grid.thumbPixels);
+}
+
+function closeBrowser() {
+  browser.stop();
+  showView("grid");
+  grid.show(grid.focus);
+}
+
+sortToggle.addEventListener("click", () => {
+  const oldest = sortToggle.getAttribute("aria-pressed") !== "true";
+  sortToggle.setAttribute("aria-pressed", String(oldest));
+  labelSortToggle();
+  if (currentAlbum) loadGrid();
+});
+function labelSortToggle() {
+  const oldest = sortToggle.getAttribute("aria-pressed") === "true";
+  sortToggle.dataset.i18n = oldest ? "oldestFirst" : "newestFirst";
+  sortToggle.textContent = t(sortToggle.dataset.i18n);
+}
+mediaFilter.addEventListener("change", () => {
+  if (currentAlbum) loadGrid();
+});
+
+$("back-button").addEventListener("click", () => {
+  if (currentView() === "browser") closeBrowser();
+  else showAlbums();
+});
+
+// Esc anywhere in the grid view (the toolbar, say) goes back to the album list, as in the grid.
+document.addEventListener("keydown", (event) => {
+  if (event.defaultPrevented || event.key !== "Escape" || currentView() !== "grid") return;
+  if (!event.target.closest?.("#grid, dialog")) showAlbums();
+});
+
+// Done and Cancel.
+let finishing = false;
+async function finish(state) {
+  feed?.stop();
+  browser.stop();
+  const messages = { complete: "finishedComplete", cancelled: "finishedCancelled", ended: "finishedEnded" };
+  currentAlbum = null;
+  $("view-title").textContent = t("pageTitle");
+  showFinished(state, t(messages[state]));
+}
+for (const [id, call] of [["done-button", api.done], ["cancel-button", api.cancel]]) {
+  $(id).addEventListener("click", async () => {
+    if (finishing) return;
+    finishing = true;
+    try {
+      const answer = await call();
+      finish(answer.state);
+    } catch (error) {
+      finishing = false;
+      fail(error);
+    }
+  });
+}
+
+// Language.
+languageSelect.addEventListener("change", () => setLanguage(languageSelect.value));
+onLanguageChange(() => {
+  labelSortToggle();
+  showSelection();
+  albumList.render();
+  grid.relabel();
+  if (currentAlbum) {
+    $("view-title").textContent = currentAlbum.title;
+    showGridTotal();
+  } else {
+    $("view-title").textContent = t("albumsTitle");
+  }
+  if (currentView() === "browser") browser.markSelected();
+});
+
+// Adding to the library.
+setUpImporting($("import-tools"), session.library, {
+  selection, announce, onError: fail,
+  onUploaded: () => refreshLibrary(),
+  onAlbumCreated: () => albumList.load().catch(fail),
+});
+
+/** The library changed: new counts and posters, and the grid's window fetched again. */
+async function refreshLibrary() {
+  try {
+    const albums = await albumList.load();
+    if (currentAlbum) {
+      currentAlbum = albums.find((album) => album.id === currentAlbum.id) ?? currentAlbum;
+      if (currentView() === "grid") {
+        await grid.refresh();
+        showGridTotal();
+      }
+    }
+  } catch (error) {
+    fail(error);
+  }
+}
+
+// The live feed.
+feed = listen({
+  onLibrary: () => refreshLibrary(),
+  onSession: (data) => {
+    if (data.state && data.state !== "picking") {
+      finish(data.state === "complete" ? "complete" : "cancelled");
+      return;
+    }
+    // Picks changed elsewhere (another tab): take the server's selection.
+    api.getSession().then((fresh) => selection.apply(fresh.selection), fail);
+  },
+  onLost: () => api.getSession().catch(fail),
+});
+
+// Start on the album list.
+try {
+  await albumList.load();
+  showAlbums();
+  if (session.droppedPreselected?.length) announce(t("droppedPreselected", { count: session.droppedPreselected.length }));
+} catch (error) {
+  fail(error);
+}

@@ -1,0 +1,167 @@
+// The browser: one asset large. A photo shows the grid's thumbnail at once (degraded), then
+// the sharp rendition at screen size × devicePixelRatio (final) fetched with progress; a video
+// plays from its original (the server answers Range requests). Previous/next walk the album.
+
+import { imageURL, originalURL } from "./api.js";
+import { t } from "./i18n.js";
+import { fetchWithProgress } from "./progress-fetch.js";
+
+export class Browser {
+  /**
+   * @param {{selection: import("./selection.js").Selection, onClose: () => void, onError: (error: Error) => void,
+   *          onMove: (index: number) => void}} options
+   */
+  constructor({ selection, onClose, onError, onMove }) {
+    this.selection = selection;
+    this.onClose = onClose;
+    this.onError = onError;
+    this.onMove = onMove;
+    this.view = document.getElementById("browser-view");
+    this.image = document.getElementById("browser-image");
+    this.video = document.getElementById("browser-video");
+    this.progress = document.getElementById("browser-progress");
+    this.caption = document.getElementById("browser-caption");
+    this.prev = document.getElementById("browser-prev");
+    this.next = document.getElementById("browser-next");
+    this.select = document.getElementById("browser-select");
+    this.close = document.getElementById("browser-close");
+    this.source = null;
+    this.index = 0;
+    this.item = null;
+    this.objectURL = null;
+    this.abort = null;
+
+    this.prev.addEventListener("click", () => this.show(this.index - 1));
+    this.next.addEventListener("click", () => this.show(this.index + 1));
+    this.select.addEventListener("click", () => this.toggle());
+    this.close.addEventListener("click", () => this.onClose());
+    this.view.addEventListener("keydown", (event) => this.keydown(event));
+    selection.onChange(() => this.markSelected());
+  }
+
+  /** Opens the browser on `source`'s asset at `index`; `thumbPixels` names the grid's thumbnail size. */
+  open(source, index, thumbPixels) {
+    this.source = source;
+    this.thumbPixels = thumbPixels;
+    this.show(index);
+    this.select.focus();
+  }
+
+  /** Leaves: stops loading and playback, frees the object URL. */
+  stop() {
+    this.abort?.abort();
+    this.abort = null;
+    this.video.pause();
+    this.video.removeAttribute("src");
+    this.video.load();
+    this.progress.hidden = true;
+    if (this.objectURL) URL.revokeObjectURL(this.objectURL);
+    this.objectURL = null;
+  }
+
+  async show(index) {
+    if (!this.source || index < 0 || index >= this.source.total) return;
+    this.index = index;
+    this.onMove(index);
+    let item = this.source.item(index);
+    if (!item) {
+      try {
+        await this.source.load(index);
+      } catch (error) {
+        this.onError(error);
+        return;
+      }
+      if (this.index !== index) return;
+      item = this.source.item(index);
+      if (!item) return;
+    }
+    this.stop();
+    this.item = item;
+    this.prev.disabled = index === 0;
+    this.next.disabled = index >= this.source.total - 1;
+    this.caption.textContent = `${item.filename} · ${t("position", { index: index + 1, total: this.source.total })}`;
+    this.markSelected();
+    if (item.mediaType === "video") this.showVideo(item);
+    else this.showPhoto(item);
+  }
+
+  showVideo(item) {
+    this.image.hidden = true;
+    this.image.removeAttribute("src");
+    this.video.hidden = false;
+    this.video.poster = imageURL(item.id, { w: this.thumbPixels, h: this.thumbPixels, mode: "fill", delivery: "fast" });
+    this.video.src = originalURL(item.id);
+    this.video.setAttribute("aria-label", t("videoLabel", { name: item.filename }));
+  }
+
+  async showPhoto(item) {
+    this.video.hidden = true;
+    this.image.hidden = false;
+    this.image.alt = item.filename;
+    // Degraded first: the grid's thumbnail is in the browser's cache already.
+    this.image.dataset.quality = "degraded";
+    this.image.src = imageURL(item.id, { w: this.thumbPixels, h: this.thumbPixels, mode: "fill", delivery: "fast" });
+    // Then sharp, at the stage's size in device pixels, never more than the original has.
+    const dpr = window.devicePixelRatio || 1;
+    const stage = this.image.parentElement.getBoundingClientRect();
+    const scale = Math.min(1, (stage.width * dpr) / item.pixelWidth, (stage.height * dpr) / item.pixelHeight);
+    const w = Math.max(1, Math.round(item.pixelWidth * scale) || Math.round(stage.width * dpr));
+    const h = Math.max(1, Math.round(item.pixelHeight * scale) || Math.round(stage.height * dpr));
+    const controller = new AbortController();
+    this.abort = controller;
+    this.progress.hidden = false;
+    try {
+      const url = await fetchWithProgress(imageURL(item.id, { w, h, mode: "fit", delivery: "high" }), {
+        signal: controller.signal,
+        onProgress: (fraction) => {
+          if (fraction === null) this.progress.removeAttribute("value");
+          else this.progress.value = fraction;
+        },
+      });
+      if (controller.signal.aborted) {
+        URL.revokeObjectURL(url);
+        return;
+      }
+      // Decoded before it replaces the degraded image, so the swap does not flash.
+      const sharp = new Image();
+      sharp.src = url;
+      await sharp.decode().catch(() => undefined);
+      if (controller.signal.aborted) {
+        URL.revokeObjectURL(url);
+        return;
+      }
+      this.objectURL = url;
+      this.image.src = url;
+      this.image.dataset.quality = "final";
+    } catch (error) {
+      if (!controller.signal.aborted) this.onError(error);
+    } finally {
+      if (this.abort === controller) {
+        this.progress.hidden = true;
+        this.abort = null;
+      }
+    }
+  }
+
+  markSelected() {
+    if (!this.item) return;
+    const selected = this.selection.has(this.item.id);
+    this.select.setAttribute("aria-pressed", String(selected));
+    const badge = this.selection.badge(this.item.id);
+    this.select.textContent = selected ? `${t("selected")}${badge === "✓" ? " ✓" : ` · ${badge}`}` : t("select");
+  }
+
+  toggle() {
+    if (this.item) this.selection.toggle(this.item.id).catch((error) => this.onError(error));
+  }
+
+  keydown(event) {
+    if (event.target.closest("video") && event.key === " ") return; // the player's own play/pause
+    if (event.key === "ArrowLeft") this.show(this.index - 1);
+    else if (event.key === "ArrowRight") this.show(this.index + 1);
+    else if (event.key === " ") this.toggle();
+    else if (event.key === "Escape") this.onClose();
+    else return;
+    event.preventDefault();
+  }
+}

@@ -1,0 +1,80 @@
+// One grid cell's DOM: a gridcell with the thumbnail, an Open button, a video's duration and,
+// when picked, the pick badge. Cells are made for the rows near the viewport only.
+
+import { imageURL } from "./api.js";
+import { t, formatDate, formatDuration } from "./i18n.js";
+import { watchThumb } from "./thumb-upgrade.js";
+
+/** A cell for `index`; without `item` it is a placeholder until its page arrives. */
+export function makeCell(index) {
+  const cell = document.createElement("div");
+  cell.className = "cell placeholder";
+  cell.setAttribute("role", "gridcell");
+  cell.dataset.index = String(index);
+  cell.tabIndex = -1;
+  cell.setAttribute("aria-busy", "true");
+  cell.setAttribute("aria-selected", "false");
+  return cell;
+}
+
+/** Shows `item` in `cell` with a thumbnail of `px`×`px` device pixels (the fast delivery first). */
+export function fillCell(cell, item, px) {
+  cell.classList.remove("placeholder");
+  cell.removeAttribute("aria-busy");
+  cell.dataset.assetId = item.id;
+  cell.dataset.media = item.mediaType;
+  cell.replaceChildren();
+
+  const img = document.createElement("img");
+  img.className = "thumb";
+  img.alt = item.filename;
+  img.draggable = false;
+  img.decoding = "async";
+  img.dataset.px = String(px);
+  watchThumb(img, item.id);
+  img.src = imageURL(item.id, { w: px, h: px, mode: "fill", delivery: "fast" });
+  cell.append(img);
+
+  if (item.mediaType === "video") {
+    const duration = document.createElement("span");
+    duration.className = "video-duration";
+    duration.textContent = item.duration != null ? formatDuration(item.duration) : "▶";
+    cell.append(duration);
+  }
+
+  const open = document.createElement("button");
+  open.type = "button";
+  open.className = "cell-open";
+  open.tabIndex = -1;
+  open.setAttribute("aria-label", t("open"));
+  open.textContent = "⤢";
+  cell.append(open);
+  labelCell(cell, item);
+}
+
+/** The cell's accessible name: kind, file name, date (re-done when the language changes). */
+export function labelCell(cell, item) {
+  cell.setAttribute("aria-label", t("cellLabel", {
+    kind: t(item.mediaType === "video" ? "video" : "photo"), name: item.filename, date: formatDate(item.creationDate),
+  }));
+  const open = cell.querySelector(".cell-open");
+  if (open) open.setAttribute("aria-label", t("open"));
+}
+
+/** Shows whether the cell's asset is picked: aria-selected and the badge (pick number or ✓). */
+export function markCell(cell, badgeText) {
+  const selected = badgeText !== null;
+  cell.setAttribute("aria-selected", String(selected));
+  let badge = cell.querySelector(".pick-badge");
+  if (!selected) {
+    badge?.remove();
+    return;
+  }
+  if (!badge) {
+    badge = document.createElement("span");
+    badge.className = "pick-badge";
+    badge.setAttribute("aria-hidden", "true");
+    cell.append(badge);
+  }
+  badge.textContent = badgeText;
+}

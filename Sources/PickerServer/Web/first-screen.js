@@ -1,0 +1,23 @@
+// The timing hook of a grid's first screen: when every cell in the initial viewport has its
+// thumbnail loaded and decoded, mark "grid-first-screen" and set data-grid-ready="true".
+
+const root = document.documentElement;
+let generation = 0;
+
+/** A grid is opening: the old mark no longer applies. */
+export function gridOpening() {
+  generation += 1;
+  root.dataset.gridReady = "false";
+}
+
+/** Waits for the thumbnails `images` to decode (a failed one counts as settled), then marks. */
+export async function awaitFirstScreen(images) {
+  const mine = generation;
+  await Promise.all(images.map((img) => img.decode().catch(() => undefined)));
+  if (mine !== generation) return;
+  performance.clearMarks("grid-first-screen");
+  performance.mark("grid-first-screen");
+  root.dataset.gridReady = "true";
+}
+
+export const gridIsReady = () => root.dataset.gridReady === "true";

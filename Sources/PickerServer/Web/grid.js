@@ -1,0 +1,378 @@
+// The virtualised grid: rows of a fixed height inside a sizer as tall as all rows; only the
+// rows in the viewport (± a few) exist in the DOM, placed with transforms. Scrolling fetches
+// the pages of assets it reaches and asks the server to prefetch the thumbnails of the rows
+// about to come into view. Keyboard: roving tabindex over the cells.
+
+import * as api from "./api.js";
+import { makeCell, fillCell, markCell, labelCell } from "./cell.js";
+import { gridOpening, awaitFirstScreen } from "./first-screen.js";
+import { noteScroll } from "./thumb-upgrade.js";
+
+const GAP = 4;
+const MIN_CELL = 112; // CSS pixels
+const OVERSCAN_ROWS = 3; // rows kept above and below the viewport
+const PREFETCH_SCREENS = 1.5; // how far ahead the server is asked to render
+const PREFETCH_DELAY_MS = 120;
+
+export class Grid {
+  /**
+   * @param {HTMLElement} element  #grid, the scrolling element
+   * @param {{selection: import("./selection.js").Selection, onOpen: (index: number) => void,
+   *          onBack: () => void, onError: (error: Error) => void}} options
+   */
+  constructor(element, { selection, onOpen, onBack, onError }) {
+    this.element = element;
+    this.selection = selection;
+    this.onOpen = onOpen;
+    this.onBack = onBack;
+    this.onError = onError;
+    this.sizer = document.createElement("div");
+    this.sizer.className = "grid-sizer";
+    this.sizer.setAttribute("role", "presentation");
+    element.append(this.sizer);
+    this.rowElements = new Map(); // row number → row element
+    this.source = null;
+    this.columns = 1;
+    this.cellSize = MIN_CELL;
+    this.rowHeight = MIN_CELL + GAP;
+    this.width = 0;
+    this.focus = 0; // index of the cell that takes Tab
+    this.anchor = 0; // where shift-selection ranges start
+    this.savedScrollTop = 0;
+    this.lastScrollTop = 0;
+    this.prefetched = new Set();
+    this.prefetchTimer = 0;
+    this.frame = 0;
+
+    element.addEventListener("scroll", () => {
+      noteScroll();
+      this.scheduleRender();
+    }, { passive: true });
+    element.addEventListener("click", (event) => this.click(event));
+    element.addEventListener("dblclick", (event) => {
+      const cell = event.target.closest(".cell[data-asset-id]");
+      if (cell && !event.target.closest(".cell-open")) this.onOpen(Number(cell.dataset.index));
+    });
+    element.addEventListener("keydown", (event) => this.keydown(event));
+    new ResizeObserver(() => this.resized()).observe(element);
+    selection.onChange(() => this.markAll());
+  }
+
+  get total() {
+    return this.source ? this.source.total : 0;
+  }
+
+  get rowCount() {
+    return Math.ceil(this.total / this.columns);
+  }
+
+  /** Device pixels of a thumbnail: the cell's CSS size × devicePixelRatio. */
+  get thumbPixels() {
+    return Math.round(this.cellSize * (window.devicePixelRatio || 1));
+  }
+
+  /** Shows `source` from its start (a new album, sort or filter). */
+  async open(source) {
+    gridOpening();
+    this.source = source;
+    source.onPage = () => this.scheduleRender();
+    this.clearRows();
+    this.prefetched.clear();
+    this.focus = 0;
+    this.anchor = 0;
+    this.element.scrollTop = 0;
+    this.savedScrollTop = 0;
+    this.element.dataset.total = "0";
+    try {
+      await source.load(0);
+    } catch (error) {
+      this.onError(error);
+      return;
+    }
+    if (this.source !== source) return;
+    this.layout();
+    // The whole first screen's items, so that its thumbnails all start at once.
+    const { firstVisible, lastVisible } = this.visibleRows();
+    await source.loadRange(0, Math.max(0, (lastVisible + 1) * this.columns - 1)).catch((error) => this.onError(error));
+    if (this.source !== source) return;
+    this.render();
+    const images = [];
+    for (let row = firstVisible; row <= lastVisible; row += 1) {
+      for (const img of this.rowElements.get(row)?.querySelectorAll("img.thumb") ?? []) images.push(img);
+    }
+    awaitFirstScreen(images);
+  }
+
+  /** The library changed: fetch the window again where the person is. */
+  async refresh() {
+    if (!this.source) return;
+    this.source.reset();
+    const { first } = this.visibleRows();
+    try {
+      await this.source.load(first * this.columns);
+    } catch (error) {
+      this.onError(error);
+      return;
+    }
+    this.layout();
+    this.clearRows();
+    this.render();
+  }
+
+  /** The grid view is about to hide (the browser opens): remember the scroll position. */
+  hide() {
+    this.savedScrollTop = this.element.scrollTop;
+  }
+
+  /** The grid view shows again: restore the position, keep `index` in view and focus it. */
+  show(index = this.focus) {
+    this.element.scrollTop = this.savedScrollTop;
+    this.layout();
+    this.clearRows();
+    this.moveFocus(index, { select: false });
+  }
+
+  /** Cells, rows and the sizer's height for the current width and total. */
+  layout() {
+    const width = this.element.clientWidth;
+    if (width > 0) this.width = width;
+    const columns = Math.max(3, Math.floor((this.width + GAP) / (MIN_CELL + GAP)));
+    this.columns = columns;
+    this.cellSize = Math.max(40, Math.floor((this.width - GAP * (columns - 1)) / columns));
+    this.rowHeight = this.cellSize + GAP;
+    this.sizer.style.height = `${this.rowCount * this.rowHeight}px`;
+    this.element.dataset.total = String(this.total);
+    this.element.setAttribute("aria-rowcount", String(this.rowCount));
+    this.element.setAttribute("aria-colcount", String(columns));
+  }
+
+  resized() {
+    const width = this.element.clientWidth;
+    if (!this.source || width === 0 || width === this.width) return;
+    // Keep the first visible item in view across the new column count.
+    const firstIndex = Math.floor(this.element.scrollTop / this.rowHeight) * this.columns;
+    this.layout();
+    this.prefetched.clear();
+    this.clearRows();
+    this.element.scrollTop = Math.floor(firstIndex / this.columns) * this.rowHeight;
+    this.render();
+  }
+
+  visibleRows() {
+    const top = this.element.scrollTop;
+    const height = this.element.clientHeight || window.innerHeight;
+    const last = Math.max(0, this.rowCount - 1);
+    const firstVisible = Math.min(last, Math.floor(top / this.rowHeight));
+    const lastVisible = Math.min(last, Math.floor((top + height - 1) / this.rowHeight));
+    return {
+      firstVisible, lastVisible,
+      first: Math.max(0, firstVisible - OVERSCAN_ROWS),
+      last: Math.min(last, lastVisible + OVERSCAN_ROWS),
+    };
+  }
+
+  scheduleRender() {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.render();
+    });
+  }
+
+  clearRows() {
+    for (const row of this.rowElements.values()) row.remove();
+    this.rowElements.clear();
+  }
+
+  /** Makes the DOM hold exactly the rows near the viewport (and the focused cell's row). */
+  render() {
+    if (!this.source) return;
+    if (this.total === 0) {
+      this.clearRows();
+      this.layout();
+      return;
+    }
+    const { first, last, firstVisible, lastVisible } = this.visibleRows();
+    const focusRow = Math.floor(this.focus / this.columns);
+    const keep = (row) => (row >= first && row <= last) || row === focusRow;
+    for (const [row, element] of this.rowElements) {
+      if (!keep(row) || row >= this.rowCount) {
+        element.remove();
+        this.rowElements.delete(row);
+      }
+    }
+    const rows = [];
+    for (let row = first; row <= last; row += 1) rows.push(row);
+    if (focusRow < this.rowCount && (focusRow < first || focusRow > last)) rows.push(focusRow);
+    for (const row of rows) {
+      let element = this.rowElements.get(row);
+      if (!element) {
+        element = this.makeRow(row);
+        this.rowElements.set(row, element);
+        this.sizer.append(element);
+      }
+      this.fillRow(element, row);
+    }
+    this.source.loadRange(first * this.columns, Math.min(this.total - 1, (last + 1) * this.columns - 1))
+      .catch((error) => this.onError(error));
+    this.schedulePrefetch(firstVisible, lastVisible);
+  }
+
+  makeRow(row) {
+    const element = document.createElement("div");
+    element.className = "grid-row";
+    element.setAttribute("role", "row");
+    element.setAttribute("aria-rowindex", String(row + 1));
+    element.style.transform = `translateY(${row * this.rowHeight}px)`;
+    element.style.height = `${this.cellSize}px`;
+    element.style.gridTemplateColumns = `repeat(${this.columns}, ${this.cellSize}px)`;
+    const end = Math.min(this.total, (row + 1) * this.columns);
+    for (let index = row * this.columns; index < end; index += 1) element.append(makeCell(index));
+    return element;
+  }
+
+  /** Fills the row's placeholders whose items have arrived; keeps the roving tabindex right. */
+  fillRow(element, row) {
+    const px = this.thumbPixels;
+    for (const cell of element.children) {
+      const index = Number(cell.dataset.index);
+      cell.tabIndex = index === this.focus ? 0 : -1;
+      if (!cell.classList.contains("placeholder")) continue;
+      const item = this.source.item(index);
+      if (!item) continue;
+      fillCell(cell, item, px);
+      cell.setAttribute("aria-colindex", String(index % this.columns + 1));
+      markCell(cell, this.selection.badge(item.id));
+    }
+  }
+
+  /** Selection changed: update the cells in the DOM. */
+  markAll() {
+    for (const cell of this.element.querySelectorAll(".cell[data-asset-id]")) {
+      markCell(cell, this.selection.badge(cell.dataset.assetId));
+    }
+  }
+
+  /** Language changed: re-label the cells in the DOM. */
+  relabel() {
+    for (const cell of this.element.querySelectorAll(".cell[data-asset-id]")) {
+      const item = this.source?.item(Number(cell.dataset.index));
+      if (item) labelCell(cell, item);
+    }
+  }
+
+  /**
+   * Asks the server to render the rows about to come into view, in the direction of scrolling
+   * (PhotoKit's startCaching). Debounced: a fling asks only where it settles.
+   */
+  schedulePrefetch(firstVisible, lastVisible) {
+    const top = this.element.scrollTop;
+    const down = top >= this.lastScrollTop;
+    this.lastScrollTop = top;
+    clearTimeout(this.prefetchTimer);
+    this.prefetchTimer = setTimeout(() => {
+      const screen = lastVisible - firstVisible + 1;
+      const ahead = Math.ceil(screen * PREFETCH_SCREENS);
+      const from = down ? lastVisible + OVERSCAN_ROWS + 1 : Math.max(0, firstVisible - OVERSCAN_ROWS - ahead);
+      const to = down ? Math.min(this.rowCount - 1, lastVisible + OVERSCAN_ROWS + ahead) : firstVisible - OVERSCAN_ROWS - 1;
+      if (to < from) return;
+      const firstIndex = from * this.columns;
+      const lastIndex = Math.min(this.total - 1, (to + 1) * this.columns - 1);
+      this.source.loadRange(firstIndex, lastIndex).then(() => {
+        const ids = [];
+        for (let index = firstIndex; index <= lastIndex; index += 1) {
+          const item = this.source.item(index);
+          if (item && !this.prefetched.has(item.id)) ids.push(item.id);
+        }
+        if (ids.length === 0) return;
+        if (this.prefetched.size > 20000) this.prefetched.clear();
+        for (const id of ids) this.prefetched.add(id);
+        const px = this.thumbPixels;
+        return api.prefetch(ids.slice(0, 500), { w: px, h: px, mode: "fill" });
+      }).catch(() => undefined); // prefetch is a hint: a failure costs only speed
+    }, PREFETCH_DELAY_MS);
+  }
+
+  cell(index) {
+    return this.element.querySelector(`.cell[data-index="${index}"]`);
+  }
+
+  /** Moves the roving focus to `index`, scrolling it into view; with `select`, extends the selection from the anchor. */
+  moveFocus(index, { select }) {
+    if (this.total === 0) return;
+    const target = Math.max(0, Math.min(this.total - 1, index));
+    this.focus = target;
+    const row = Math.floor(target / this.columns);
+    const top = row * this.rowHeight;
+    const height = this.element.clientHeight;
+    if (top < this.element.scrollTop) this.element.scrollTop = top;
+    else if (top + this.cellSize > this.element.scrollTop + height) this.element.scrollTop = top + this.cellSize - height;
+    this.render();
+    this.cell(target)?.focus({ preventScroll: true });
+    if (select) this.selectRange(this.anchor, target);
+  }
+
+  /** Toggles the cell at `index`; it becomes the anchor of the next range. */
+  toggle(index) {
+    const item = this.source.item(index);
+    this.anchor = index;
+    if (item) this.selection.toggle(item.id).catch((error) => this.onError(error));
+  }
+
+  /** Adds the assets from `from` to `to` (in that direction) to the picks. */
+  async selectRange(from, to) {
+    const low = Math.min(from, to), high = Math.max(from, to);
+    try {
+      const items = await this.source.items(low, high, 2 * this.selection.maxItems + 1);
+      if (to < from) items.reverse();
+      await this.selection.addAll(items.map((item) => item.id));
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+
+  click(event) {
+    const cell = event.target.closest(".cell");
+    if (!cell || !cell.dataset.assetId) return;
+    const index = Number(cell.dataset.index);
+    if (event.target.closest(".cell-open")) {
+      this.focus = index;
+      this.onOpen(index);
+      return;
+    }
+    const previousFocus = this.focus;
+    this.focus = index;
+    this.cell(previousFocus)?.setAttribute("tabindex", "-1");
+    cell.tabIndex = 0;
+    cell.focus({ preventScroll: true });
+    if (event.shiftKey) this.selectRange(this.anchor, index);
+    else this.toggle(index);
+  }
+
+  keydown(event) {
+    if (!event.target.closest(".cell")) return;
+    const pageRows = Math.max(1, Math.floor(this.element.clientHeight / this.rowHeight));
+    const moves = {
+      ArrowLeft: -1, ArrowRight: 1, ArrowUp: -this.columns, ArrowDown: this.columns,
+      PageUp: -pageRows * this.columns, PageDown: pageRows * this.columns,
+    };
+    if (event.key in moves) {
+      this.moveFocus(this.focus + moves[event.key], { select: event.shiftKey });
+    } else if (event.key === "Home") {
+      this.moveFocus(event.ctrlKey ? 0 : this.focus - (this.focus % this.columns), { select: event.shiftKey });
+    } else if (event.key === "End") {
+      const rowEnd = this.focus - (this.focus % this.columns) + this.columns - 1;
+      this.moveFocus(event.ctrlKey ? this.total - 1 : rowEnd, { select: event.shiftKey });
+    } else if (event.key === " ") {
+      if (event.shiftKey) this.selectRange(this.anchor, this.focus);
+      else this.toggle(this.focus);
+    } else if (event.key === "Enter") {
+      this.onOpen(this.focus);
+    } else if (event.key === "Escape") {
+      this.onBack();
+    } else {
+      return;
+    }
+    event.preventDefault();
+  }
+}

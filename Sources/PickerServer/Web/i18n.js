@@ -1,0 +1,167 @@
+// Every string the page shows, in English and Simplified Chinese. Static elements name their
+// string with data-i18n (text), data-i18n-label (aria-label); code calls t(key, values).
+
+const strings = {
+  en: {
+    pageTitle: "Choose photos",
+    albumsTitle: "Albums",
+    selectedLabel: "Selected",
+    language: "Language",
+    cancel: "Cancel",
+    done: "Done",
+    back: "Back",
+    gridTools: "Sort and filter",
+    newestFirst: "Newest first",
+    oldestFirst: "Oldest first",
+    show: "Show",
+    mediaAll: "All",
+    mediaPhoto: "Photos",
+    mediaVideo: "Videos",
+    gridLabel: "Photos and videos",
+    emptyAlbum: "Nothing here.",
+    browserLabel: "Photo viewer",
+    close: "Close",
+    previous: "Previous",
+    next: "Next",
+    select: "Select",
+    selected: "Selected",
+    open: "Open",
+    newAlbum: "New album",
+    albumName: "Name",
+    create: "Create",
+    upload: "Add a photo",
+    items: "{count} items",
+    albumLabel: "{title}, {count} items",
+    photo: "Photo",
+    video: "Video",
+    cellLabel: "{kind}, {name}, {date}",
+    loading: "Loading…",
+    loadFailed: "Could not load: {message}",
+    maximumReached: "You can pick up to {max} items.",
+    uploaded: "{name} was added and selected.",
+    uploadedNotSelected: "{name} was added; the selection is full.",
+    uploading: "Uploading {name}…",
+    albumCreated: "Album “{title}” created.",
+    finishedComplete: "Done. Your choice was sent; you can close this page.",
+    finishedCancelled: "Cancelled. Nothing was sent; you can close this page.",
+    finishedEnded: "This picker session has ended; you can close this page.",
+    videoLabel: "Video {name}",
+    position: "{index} of {total}",
+    droppedPreselected: "{count} of the items chosen before are no longer available.",
+  },
+  "zh-CN": {
+    pageTitle: "选择照片",
+    albumsTitle: "相簿",
+    selectedLabel: "已选",
+    language: "语言",
+    cancel: "取消",
+    done: "完成",
+    back: "返回",
+    gridTools: "排序和筛选",
+    newestFirst: "最新的在前",
+    oldestFirst: "最早的在前",
+    show: "显示",
+    mediaAll: "全部",
+    mediaPhoto: "照片",
+    mediaVideo: "视频",
+    gridLabel: "照片和视频",
+    emptyAlbum: "这里什么都没有。",
+    browserLabel: "照片查看器",
+    close: "关闭",
+    previous: "上一张",
+    next: "下一张",
+    select: "选择",
+    selected: "已选择",
+    open: "打开",
+    newAlbum: "新建相簿",
+    albumName: "名称",
+    create: "创建",
+    upload: "添加照片",
+    items: "{count} 项",
+    albumLabel: "{title}，{count} 项",
+    photo: "照片",
+    video: "视频",
+    cellLabel: "{kind}，{name}，{date}",
+    loading: "正在载入…",
+    loadFailed: "无法载入：{message}",
+    maximumReached: "最多可以选择 {max} 项。",
+    uploaded: "已添加并选择 {name}。",
+    uploadedNotSelected: "已添加 {name}；已达到选择上限。",
+    uploading: "正在上传 {name}…",
+    albumCreated: "已创建相簿“{title}”。",
+    finishedComplete: "已完成。你的选择已发送，可以关闭此页面。",
+    finishedCancelled: "已取消。没有发送任何内容，可以关闭此页面。",
+    finishedEnded: "此选择会话已结束，可以关闭此页面。",
+    videoLabel: "视频 {name}",
+    position: "第 {index} 项，共 {total} 项",
+    droppedPreselected: "之前选择的项目中有 {count} 项已不可用。",
+  },
+};
+
+export const languages = Object.keys(strings);
+let current = "en";
+const listeners = new Set();
+
+/** The first of the browser's preferred languages that the page speaks (any zh → zh-CN). */
+export function preferredLanguage() {
+  for (const tag of navigator.languages || [navigator.language]) {
+    const lower = (tag || "").toLowerCase();
+    if (lower.startsWith("zh")) return "zh-CN";
+    if (lower.startsWith("en")) return "en";
+  }
+  return "en";
+}
+
+export const language = () => current;
+
+/** The string `key` in the current language with `{name}` replaced from `values`. */
+export function t(key, values = {}) {
+  const template = strings[current][key] ?? strings.en[key] ?? key;
+  return template.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
+}
+
+/** Switches the language, re-labels the static elements and tells the listeners. */
+export function setLanguage(tag) {
+  current = strings[tag] ? tag : "en";
+  document.documentElement.lang = current;
+  document.title = t("pageTitle");
+  for (const element of document.querySelectorAll("[data-i18n]")) element.textContent = t(element.dataset.i18n);
+  for (const element of document.querySelectorAll("[data-i18n-label]")) {
+    element.setAttribute("aria-label", t(element.dataset.i18nLabel));
+  }
+  for (const listener of listeners) listener(current);
+}
+
+/** Calls `listener` after every language change (views re-render their dynamic text). */
+export function onLanguageChange(listener) {
+  listeners.add(listener);
+}
+
+/** A byte count for people: "4.2 MB" (decimal units, as file managers show them). */
+export function formatBytes(bytes) {
+  const units = ["B", "KB", "MB", "GB", "TB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  const digits = unit === 0 || value >= 100 ? 0 : 1;
+  return `${new Intl.NumberFormat(current, { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(value)} ${units[unit]}`;
+}
+
+/** A date for a cell's label, e.g. "12 Mar 2024, 14:05". */
+export function formatDate(iso) {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "";
+  return new Intl.DateTimeFormat(current, { dateStyle: "medium", timeStyle: "short" }).format(date);
+}
+
+/** A video's duration as m:ss or h:mm:ss. */
+export function formatDuration(seconds) {
+  const total = Math.max(0, Math.round(seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, "0");
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
