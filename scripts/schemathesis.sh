@@ -15,13 +15,13 @@
 # header, a body off its schema, invalid input accepted, valid input refused).
 #
 # Schemathesis is installed with pip when it is missing (into .build/schemathesis-venv when the
-# system Python refuses packages from pip). SCHEMATHESIS_EXAMPLES (default 30) bounds the test
-# cases per operation and phase; the run takes a few minutes. With SCHEMATHESIS_REPORT_DIR set,
+# system Python refuses packages from pip). SCHEMATHESIS_EXAMPLES (default 100) bounds the test
+# cases per operation and phase; the run takes about a minute. With SCHEMATHESIS_REPORT_DIR set,
 # JUnit reports are written there.
 set -euo pipefail
 
 SCHEMATHESIS_VERSION=4.32.5
-EXAMPLES=${SCHEMATHESIS_EXAMPLES:-30}
+EXAMPLES=${SCHEMATHESIS_EXAMPLES:-100}
 CLIENT_KEY=schemathesis-client-key-0123456789
 
 if [[ $# -ne 1 || ! -x $1 ]]; then
