@@ -69,7 +69,11 @@ struct CreateSessionRequest: Decodable, Sendable {
         func value<T: Decodable>(_ type: T.Type, _ key: CodingKeys) throws -> T? {
             container.contains(key) ? try container.decode(type, forKey: key) : nil
         }
-        maxItems = try value(Int.self, .maxItems)
+        // Read as a number first: Foundation reports a fraction where an Int belongs as malformed JSON.
+        maxItems = try value(Double.self, .maxItems).map { number throws(APIError) in
+            guard let whole = Int(exactly: number) else { throw .badParameter("'maxItems' must be a whole number; got \(number).") }
+            return whole
+        }
         mediaFilter = try value(MediaFilter.self, .mediaFilter)
         order = try value(PickOrder.self, .order)
         preselected = try value([String].self, .preselected)
