@@ -31,36 +31,6 @@ fi
 BINARY=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 
-# The schemathesis command at the pinned version: the one on PATH, the venv's, or a new install.
-find_schemathesis() {
-    local venv=$ROOT/.build/schemathesis-venv
-    if command -v schemathesis >/dev/null && [[ $(schemathesis --version 2>/dev/null) == *" $SCHEMATHESIS_VERSION" ]]; then
-        SCHEMATHESIS=$(command -v schemathesis)
-    elif [[ -x $venv/bin/schemathesis ]]; then
-        SCHEMATHESIS=$venv/bin/schemathesis
-    elif python3 -m pip install --quiet "schemathesis==$SCHEMATHESIS_VERSION" 2>"${TMPDIR:-/tmp}/schemathesis-pip.log" \
-        && command -v schemathesis >/dev/null; then
-        SCHEMATHESIS=$(command -v schemathesis)
-    else
-        # Debian's Python refuses pip outside a virtual environment (externally-managed-environment).
-        echo "installing schemathesis $SCHEMATHESIS_VERSION into $venv" >&2
-        if ! python3 -m venv "$venv" 2>/dev/null; then
-            rm -rf "$venv"
-            if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
-                apt-get install -y --no-install-recommends python3-venv >&2
-                python3 -m venv "$venv"
-            else
-                echo "python3 cannot make a virtual environment: install python3-venv (Debian) and run again" >&2
-                exit 1
-            fi
-        fi
-        "$venv/bin/pip" install --quiet "schemathesis==$SCHEMATHESIS_VERSION"
-        SCHEMATHESIS=$venv/bin/schemathesis
-    fi
-}
-find_schemathesis
-echo "$("$SCHEMATHESIS" --version)" >&2
-
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/assets-picker-schemathesis.XXXXXX")
 SERVER_PID=
 cleanup() {
@@ -73,13 +43,48 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# The schemathesis command at the pinned version: the one on PATH, the venv's, or a new install.
+find_schemathesis() {
+    local venv=$ROOT/.build/schemathesis-venv
+    if command -v schemathesis >/dev/null && [[ $(schemathesis --version 2>/dev/null) == *" $SCHEMATHESIS_VERSION" ]]; then
+        SCHEMATHESIS=$(command -v schemathesis)
+    elif [[ -x $venv/bin/schemathesis ]]; then
+        SCHEMATHESIS=$venv/bin/schemathesis
+    elif python3 -m pip install --quiet "schemathesis==$SCHEMATHESIS_VERSION" 2>"$WORK/pip.log" \
+        && command -v schemathesis >/dev/null; then
+        SCHEMATHESIS=$(command -v schemathesis)
+    else
+        # Debian's Python refuses pip outside a virtual environment (externally-managed-environment).
+        echo "installing schemathesis $SCHEMATHESIS_VERSION into $venv" >&2
+        if ! python3 -m venv "$venv" 2>/dev/null; then
+            rm -rf "$venv"
+            if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+                apt-get update -qq >&2
+                apt-get install -y --no-install-recommends python3-venv >&2
+                python3 -m venv "$venv"
+            else
+                echo "python3 cannot make a virtual environment: install python3-venv (Debian) and run again" >&2
+                exit 1
+            fi
+        fi
+        "$venv/bin/pip" install --quiet "schemathesis==$SCHEMATHESIS_VERSION"
+        SCHEMATHESIS=$venv/bin/schemathesis
+    fi
+}
+if ! command -v python3 >/dev/null; then
+    echo "schemathesis needs python3 (Debian: apt-get install python3 python3-venv)" >&2
+    exit 1
+fi
+find_schemathesis
+echo "$("$SCHEMATHESIS" --version)" >&2
+
 ASSETS_PICKER_DEMO_LIBRARY=$WORK/library XDG_CACHE_HOME=$WORK/cache \
     "$BINARY" serve --host 127.0.0.1 --port 0 --client-key "$CLIENT_KEY" --json --log-level warning \
     >"$WORK/serve.json" 2>"$WORK/serve.log" &
 SERVER_PID=$!
 
-# `serve --json` prints one line once it listens (the demo library is made first).
-for _ in $(seq 1 600); do
+# `serve --json` prints one line once it listens (the demo library is made first): wait up to 5 minutes.
+for _ in $(seq 1 1500); do
     [[ -s $WORK/serve.json ]] && break
     if ! kill -0 "$SERVER_PID" 2>/dev/null; then
         echo "the server did not start:" >&2
@@ -88,6 +93,11 @@ for _ in $(seq 1 600); do
     fi
     sleep 0.2
 done
+if [[ ! -s $WORK/serve.json ]]; then
+    echo "the server did not listen within 5 minutes:" >&2
+    cat "$WORK/serve.log" >&2
+    exit 1
+fi
 PORT=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["port"])' "$WORK/serve.json")
 BASE=http://127.0.0.1:$PORT
 echo "server at $BASE (pid $SERVER_PID)" >&2
@@ -139,7 +149,9 @@ run() {
         "${report[@]}"
 }
 
-curl --silent --show-error --fail "$BASE/openapi.json" -o "$WORK/openapi.json"
+# The document as the server serves it (without a key).
+python3 -c 'import sys, urllib.request; open(sys.argv[2], "wb").write(urllib.request.urlopen(sys.argv[1]).read())' \
+    "$BASE/openapi.json" "$WORK/openapi.json"
 status=0
 run all "every operation" run "$WORK/openapi.json" || status=1
 
