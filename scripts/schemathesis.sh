@@ -30,6 +30,10 @@ if [[ $# -ne 1 || ! -x $1 ]]; then
 fi
 BINARY=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+if [[ -n ${SCHEMATHESIS_REPORT_DIR:-} ]]; then
+    mkdir -p "$SCHEMATHESIS_REPORT_DIR"
+    SCHEMATHESIS_REPORT_DIR=$(cd "$SCHEMATHESIS_REPORT_DIR" && pwd)
+fi
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/assets-picker-schemathesis.XXXXXX")
 SERVER_PID=
@@ -139,14 +143,15 @@ run() {
         report=(--report junit --report-junit-path "$SCHEMATHESIS_REPORT_DIR/schemathesis-$name.xml")
     fi
     echo "== schemathesis: $description" >&2
-    "$SCHEMATHESIS" "$@" --url "$BASE" \
+    # From the scratch folder: schemathesis and hypothesis keep their caches in the current one.
+    (cd "$WORK" && "$SCHEMATHESIS" "$@" --url "$BASE" \
         --header "Authorization: Bearer $CLIENT_KEY" \
         --checks all \
         --max-examples "$EXAMPLES" \
         --seed "${SCHEMATHESIS_SEED:-1}" \
         --request-timeout 60 \
         --no-color \
-        "${report[@]}"
+        "${report[@]}")
 }
 
 # The document as the server serves it (without a key).
