@@ -25,8 +25,13 @@ enum JSONResponse {
         guard buffer.readableBytes > 0 else { throw APIError.badParameter("The request needs a JSON body.") }
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+        } catch let error as APIError {
+            // A type that checks more than its shape names what is wrong itself.
+            throw error
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
             throw APIError.badParameter("The JSON body has a wrong type at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'.")
+        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
+            throw APIError.badParameter("The JSON body has a value it does not take at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'.")
         } catch let DecodingError.keyNotFound(key, _) {
             throw APIError.badParameter("The JSON body lacks '\(key.stringValue)'.")
         } catch {

@@ -14,6 +14,8 @@ struct SessionRoutes: Sendable {
     static let maximumPageSize = 100
 
     func add(to router: Router<BasicRequestContext>) {
+        // Router-wide, so that it also sees the requests no route takes (the router's 404).
+        router.middlewares.add(ClientMethods.Middleware())
         let sessions = router.group("v1/sessions").add(middleware: ClientKeyMiddleware(clientKey: state.configuration.clientKey))
         sessions.post { request, context in try await create(request, context) }
         sessions.get(":id") { request, context in try await show(request, context) }
@@ -77,9 +79,10 @@ struct SessionRoutes: Sendable {
             pageSize = size
         }
         let picked = session.pickedItems
-        guard start <= picked.count else { throw APIError.badParameter("'pageToken' lies past the last item.") }
-        let end = min(picked.count, start + pageSize)
-        let page = ItemPage(items: picked[start..<end].map(ItemResource.init),
+        // Any token of the form this server writes is taken: one past the last item reads an empty last page.
+        let first = min(start, picked.count)
+        let end = min(picked.count, first + pageSize)
+        let page = ItemPage(items: picked[first..<end].map(ItemResource.init),
                             nextPageToken: end < picked.count ? PageToken(offset: end).text : nil)
         return try JSONResponse.make(page)
     }

@@ -1,0 +1,38 @@
+import HTTPTypes
+import Hummingbird
+
+/// The methods each resource of the client API takes (as `openapi.json` lists them), so that
+/// any other method on one of them is answered 405 with an `Allow` header rather than as an
+/// unknown path.
+enum ClientMethods {
+    /// The methods the resource at `path` takes, or `nil` when `path` is not a client API resource.
+    static func allowed(at path: String) -> [HTTPRequest.Method]? {
+        // Most requests are the picker page's: tell them apart before splitting.
+        guard path.hasPrefix("/v1/sessions") || path.hasPrefix("/openapi.json") else { return nil }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        if parts == ["openapi.json"] { return [.get] }
+        guard parts.count >= 2, parts[0] == "v1", parts[1] == "sessions" else { return nil }
+        switch parts.count {
+        case 2: return [.post]
+        case 3: return [.get, .delete]
+        case 4 where parts[3] == "items": return [.get]
+        case 6 where parts[3] == "items" && (parts[5] == "image" || parts[5] == "original"): return [.get]
+        default: return nil
+        }
+    }
+
+    /// Answers 405 to a request whose method the client API resource it names does not take;
+    /// lets everything else through.
+    struct Middleware<Context: RequestContext>: RouterMiddleware {
+        func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+            // HEAD is the router's to answer (for GET routes, with `.autoGenerateHeadEndpoints`).
+            if request.method != .head, let allowed = ClientMethods.allowed(at: request.uri.path), !allowed.contains(request.method) {
+                var error = APIError(.methodNotAllowed, code: "methodNotAllowed",
+                                     "\(request.method.rawValue) is not a method of this resource; it takes \(allowed.map(\.rawValue).joined(separator: ", ")).")
+                error.headers[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
+                throw error
+            }
+            return try await next(request, context)
+        }
+    }
+}
