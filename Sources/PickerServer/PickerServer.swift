@@ -65,15 +65,16 @@ public struct PickerServer: Sendable {
     }
 
     private func makeRouter(state: ServerState) throws -> Router<BasicRequestContext> {
-        let files: StaticFiles
+        let files: StaticFiles, document: OpenAPIDocument
         do {
             files = try StaticFiles.bundled()
+            document = try OpenAPIDocument.bundled()
         } catch {
             throw PickerServerError.missingResources(String(describing: error))
         }
-        let router = Router()
+        let router = Router(options: .autoGenerateHeadEndpoints)
         router.middlewares.add(ErrorMiddleware())
-        router.get("openapi.json") { request, _ in try OpenAPIDocument.response(request: request) }
+        router.get("openapi.json") { _, _ in document.response }
         router.get("/") { _, _ in Self.homePage }
         SessionRoutes(state: state).add(to: router)
         PickerPageRoutes(state: state, files: files).add(to: router)
@@ -98,7 +99,7 @@ public enum PickerServerError: Error, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .missingResources(let detail): "The picker server's web files are missing (\(detail)); reinstall or rebuild the program."
+        case .missingResources(let detail): "The picker server's web files or API document are missing (\(detail)); reinstall or rebuild the program."
         }
     }
 }

@@ -68,6 +68,11 @@ import TestSupport
             #expect(whole.body.count == Int(item.byteSize))
             let size = whole.body.count
 
+            let headers = try await server.request("HEAD", path)
+            #expect(headers.status == 200)
+            #expect(headers.header("Content-Length") == String(size))
+            #expect(headers.body.isEmpty)
+
             let head = try await server.request("GET", path, headers: ["Range": "bytes=0-99"])
             #expect(head.status == 206)
             #expect(head.header("Content-Range") == "bytes 0-99/\(size)")
