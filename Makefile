@@ -15,7 +15,9 @@ build: dependencies
 run: build
 	swift run assets-picker serve --port $(PORT)
 
-## Installs what is missing, builds, runs every Swift test.
+## Installs what is missing, builds, runs every Swift test and the OpenAPI conformance run
+## (schemathesis) against a live server.
 test: dependencies
 	swift build --build-tests
 	swift test --skip-build --parallel
+	scripts/schemathesis.sh .build/debug/assets-picker
