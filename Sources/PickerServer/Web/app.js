@@ -188,7 +188,7 @@ onLanguageChange(() => {
   } else {
     $("view-title").textContent = t("albumsTitle");
   }
-  if (currentView() === "browser") browser.markSelected();
+  if (currentView() === "browser") browser.relabel();
 });
 
 // Adding to the library.
@@ -222,8 +222,9 @@ feed = listen({
       finish(data.state === "complete" ? "complete" : "cancelled");
       return;
     }
-    // Picks changed elsewhere (another tab): take the server's selection.
-    api.getSession().then((fresh) => selection.apply(fresh.selection), fail);
+    // Picks changed elsewhere (another tab): take the server's selection. The refetch waits
+    // for this page's changes in flight, so an older answer cannot overwrite a newer one.
+    selection.enqueue(async () => selection.apply((await api.getSession()).selection)).catch(fail);
   },
   onLost: () => api.getSession().catch(fail),
 });

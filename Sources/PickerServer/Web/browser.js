@@ -79,8 +79,7 @@ export class Browser {
     this.item = item;
     this.prev.disabled = index === 0;
     this.next.disabled = index >= this.source.total - 1;
-    this.caption.textContent = `${item.filename} · ${t("position", { index: index + 1, total: this.source.total })}`;
-    this.markSelected();
+    this.relabel();
     if (item.mediaType === "video") this.showVideo(item);
     else this.showPhoto(item);
   }
@@ -91,7 +90,6 @@ export class Browser {
     this.video.hidden = false;
     this.video.poster = imageURL(item.id, { w: this.thumbPixels, h: this.thumbPixels, mode: "fill", delivery: "fast" });
     this.video.src = originalURL(item.id);
-    this.video.setAttribute("aria-label", t("videoLabel", { name: item.filename }));
   }
 
   async showPhoto(item) {
@@ -141,6 +139,14 @@ export class Browser {
         this.abort = null;
       }
     }
+  }
+
+  /** The caption and the select button in the current language. */
+  relabel() {
+    if (!this.item) return;
+    this.caption.textContent = `${this.item.filename} · ${t("position", { index: this.index + 1, total: this.source.total })}`;
+    if (this.item.mediaType === "video") this.video.setAttribute("aria-label", t("videoLabel", { name: this.item.filename }));
+    this.markSelected();
   }
 
   markSelected() {
