@@ -17,8 +17,11 @@ export function makeCell(index) {
   return cell;
 }
 
-/** Shows `item` in `cell` with a thumbnail of `px`×`px` device pixels (the fast delivery first). */
-export function fillCell(cell, item, px) {
+/**
+ * Shows `item` in `cell` with a thumbnail of `px`×`px` device pixels (the fast delivery first).
+ * With `defer` the image's URL waits in data-src until ``loadDeferred`` (the grid is flying past).
+ */
+export function fillCell(cell, item, px, defer = false) {
   cell.classList.remove("placeholder");
   cell.removeAttribute("aria-busy");
   cell.dataset.assetId = item.id;
@@ -32,7 +35,9 @@ export function fillCell(cell, item, px) {
   img.decoding = "async";
   img.dataset.px = String(px);
   watchThumb(img, item.id);
-  img.src = imageURL(item.id, { w: px, h: px, mode: "fill", delivery: "fast" });
+  const url = imageURL(item.id, { w: px, h: px, mode: "fill", delivery: "fast" });
+  if (defer) img.dataset.src = url;
+  else img.src = url;
   cell.append(img);
 
   if (item.mediaType === "video") {
@@ -77,4 +82,19 @@ export function markCell(cell, badgeText) {
     cell.append(badge);
   }
   badge.textContent = badgeText;
+}
+
+/** Starts the deferred thumbnails of the cells under `root`. */
+export function loadDeferred(root) {
+  for (const img of root.querySelectorAll("img.thumb[data-src]")) {
+    img.src = img.dataset.src;
+    delete img.dataset.src;
+  }
+}
+
+/** Cancels the thumbnail downloads still running in a row that leaves the DOM. */
+export function cancelLoads(row) {
+  for (const img of row.querySelectorAll("img.thumb")) {
+    if (!img.complete) img.removeAttribute("src");
+  }
 }

@@ -4,7 +4,7 @@
 // about to come into view. Keyboard: roving tabindex over the cells.
 
 import * as api from "./api.js";
-import { makeCell, fillCell, markCell, labelCell } from "./cell.js";
+import { makeCell, fillCell, markCell, labelCell, loadDeferred, cancelLoads } from "./cell.js";
 import { gridOpening, awaitFirstScreen } from "./first-screen.js";
 import { noteScroll } from "./thumb-upgrade.js";
 
@@ -13,6 +13,7 @@ const MIN_CELL = 112; // CSS pixels
 const OVERSCAN_ROWS = 3; // rows kept above and below the viewport
 const PREFETCH_SCREENS = 1.5; // how far ahead the server is asked to render
 const PREFETCH_DELAY_MS = 120;
+const SETTLE_MS = 120; // after a jump, thumbnails start once scrolling rests this long
 
 export class Grid {
   /**
@@ -42,6 +43,8 @@ export class Grid {
     this.lastScrollTop = 0;
     this.prefetched = new Set();
     this.prefetchTimer = 0;
+    this.settleTimer = 0;
+    this.renderedTop = 0;
     this.frame = 0;
 
     element.addEventListener("scroll", () => {
@@ -180,8 +183,13 @@ export class Grid {
   }
 
   clearRows() {
-    for (const row of this.rowElements.values()) row.remove();
+    for (const row of this.rowElements.values()) this.removeRow(row);
     this.rowElements.clear();
+  }
+
+  removeRow(row) {
+    cancelLoads(row);
+    row.remove();
   }
 
   /** Makes the DOM hold exactly the rows near the viewport (and the focused cell's row). */
@@ -193,11 +201,18 @@ export class Grid {
       return;
     }
     const { first, last, firstVisible, lastVisible } = this.visibleRows();
+    // A jump of more than a screen (a fling, a drag of the scrollbar) passes rows nobody sees:
+    // their thumbnails wait until scrolling rests, so the server renders only where it stops.
+    const top = this.element.scrollTop;
+    const jumped = Math.abs(top - this.renderedTop) > this.element.clientHeight;
+    this.renderedTop = top;
+    clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => loadDeferred(this.sizer), SETTLE_MS);
     const focusRow = Math.floor(this.focus / this.columns);
     const keep = (row) => (row >= first && row <= last) || row === focusRow;
     for (const [row, element] of this.rowElements) {
       if (!keep(row) || row >= this.rowCount) {
-        element.remove();
+        this.removeRow(element);
         this.rowElements.delete(row);
       }
     }
@@ -211,7 +226,7 @@ export class Grid {
         this.rowElements.set(row, element);
         this.sizer.append(element);
       }
-      this.fillRow(element, row);
+      this.fillRow(element, jumped);
     }
     this.source.loadRange(first * this.columns, Math.min(this.total - 1, (last + 1) * this.columns - 1))
       .catch((error) => this.onError(error));
@@ -232,7 +247,7 @@ export class Grid {
   }
 
   /** Fills the row's placeholders whose items have arrived; keeps the roving tabindex right. */
-  fillRow(element, row) {
+  fillRow(element, defer) {
     const px = this.thumbPixels;
     for (const cell of element.children) {
       const index = Number(cell.dataset.index);
@@ -240,7 +255,7 @@ export class Grid {
       if (!cell.classList.contains("placeholder")) continue;
       const item = this.source.item(index);
       if (!item) continue;
-      fillCell(cell, item, px);
+      fillCell(cell, item, px, defer);
       cell.setAttribute("aria-colindex", String(index % this.columns + 1));
       markCell(cell, this.selection.badge(item.id));
     }
