@@ -35,7 +35,10 @@ export class Browser {
     this.next.addEventListener("click", () => this.show(this.index + 1));
     this.select.addEventListener("click", () => this.toggle());
     this.close.addEventListener("click", () => this.onClose());
-    this.view.addEventListener("keydown", (event) => this.keydown(event));
+    // On the document: the keys work wherever the focus is while the browser shows.
+    document.addEventListener("keydown", (event) => this.keydown(event));
+    // A video's progress shows until it can start playing.
+    for (const type of ["loadeddata", "error"]) this.video.addEventListener(type, () => { this.progress.hidden = true; });
     selection.onChange(() => this.markSelected());
   }
 
@@ -89,6 +92,8 @@ export class Browser {
     this.image.removeAttribute("src");
     this.video.hidden = false;
     this.video.poster = imageURL(item.id, { w: this.thumbPixels, h: this.thumbPixels, mode: "fill", delivery: "fast" });
+    this.progress.removeAttribute("value");
+    this.progress.hidden = false;
     this.video.src = originalURL(item.id);
   }
 
@@ -162,7 +167,9 @@ export class Browser {
   }
 
   keydown(event) {
-    if (event.target.closest("video") && event.key === " ") return; // the player's own play/pause
+    if (this.view.hidden || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest?.("select, input, dialog")) return;
+    if (event.target.closest?.("video") && event.key === " ") return; // the player's own play/pause
     if (event.key === "ArrowLeft") this.show(this.index - 1);
     else if (event.key === "ArrowRight") this.show(this.index + 1);
     else if (event.key === " ") this.toggle();
