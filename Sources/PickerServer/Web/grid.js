@@ -44,7 +44,7 @@ export class Grid {
     this.prefetched = new Set();
     this.prefetchTimer = 0;
     this.settleTimer = 0;
-    this.renderedTop = 0;
+    this.renderedTop = null; // scrollTop at the last render; null after the rows were cleared
     this.frame = 0;
 
     element.addEventListener("scroll", () => {
@@ -117,9 +117,11 @@ export class Grid {
       this.onError(error);
       return;
     }
+    const hadFocus = this.element.contains(document.activeElement);
     this.layout();
     this.clearRows();
     this.render();
+    if (hadFocus) this.cell(this.focus)?.focus({ preventScroll: true });
   }
 
   /** The grid view is about to hide (the browser opens): remember the scroll position. */
@@ -185,6 +187,8 @@ export class Grid {
   clearRows() {
     for (const row of this.rowElements.values()) this.removeRow(row);
     this.rowElements.clear();
+    // The next render starts afresh where the grid is: not a jump.
+    this.renderedTop = null;
   }
 
   removeRow(row) {
@@ -204,7 +208,7 @@ export class Grid {
     // A jump of more than a screen (a fling, a drag of the scrollbar) passes rows nobody sees:
     // their thumbnails wait until scrolling rests, so the server renders only where it stops.
     const top = this.element.scrollTop;
-    const jumped = Math.abs(top - this.renderedTop) > this.element.clientHeight;
+    const jumped = this.renderedTop !== null && Math.abs(top - this.renderedTop) > this.element.clientHeight;
     this.renderedTop = top;
     clearTimeout(this.settleTimer);
     this.settleTimer = setTimeout(() => loadDeferred(this.sizer), SETTLE_MS);
