@@ -1,7 +1,7 @@
 // The album list: poster, title and count of each album, All Photos (the camera roll) first.
 
 import { getAlbums, imageURL } from "./api.js";
-import { t } from "./i18n.js";
+import { t, albumTitle } from "./i18n.js";
 
 const POSTER_CSS_PX = 72;
 
@@ -39,7 +39,7 @@ export class AlbumList {
       button.type = "button";
       button.className = "album";
       button.dataset.albumId = album.id;
-      button.setAttribute("aria-label", t("albumLabel", { title: album.title, count: album.count }));
+      button.setAttribute("aria-label", t("albumLabel", { title: albumTitle(album), count: album.count }));
 
       const poster = document.createElement("img");
       poster.className = "album-poster";
@@ -50,7 +50,7 @@ export class AlbumList {
 
       const title = document.createElement("span");
       title.className = "album-title";
-      title.textContent = album.title;
+      title.textContent = albumTitle(album);
       const count = document.createElement("span");
       count.className = "album-count";
       count.textContent = String(album.count);

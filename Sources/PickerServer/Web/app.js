@@ -7,7 +7,7 @@ import { AssetSource } from "./asset-source.js";
 import { Browser } from "./browser.js";
 import { listen } from "./events.js";
 import { Grid } from "./grid.js";
-import { t, setLanguage, preferredLanguage, onLanguageChange, formatBytes } from "./i18n.js";
+import { t, setLanguage, preferredLanguage, onLanguageChange, formatBytes, albumTitle } from "./i18n.js";
 import { setUpImporting } from "./importing.js";
 import { Selection } from "./selection.js";
 import { announce } from "./status.js";
@@ -94,7 +94,7 @@ function gridQuery() {
 function openAlbum(album) {
   currentAlbum = album;
   showView("grid");
-  $("view-title").textContent = album.title;
+  $("view-title").textContent = albumTitle(album);
   loadGrid({ focus: true });
 }
 
@@ -183,7 +183,7 @@ onLanguageChange(() => {
   albumList.render();
   grid.relabel();
   if (currentAlbum) {
-    $("view-title").textContent = currentAlbum.title;
+    $("view-title").textContent = albumTitle(currentAlbum);
     showGridTotal();
   } else {
     $("view-title").textContent = t("albumsTitle");

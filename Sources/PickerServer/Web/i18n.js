@@ -95,6 +95,10 @@ const strings = {
     videoLabel: "视频 {name}",
     position: "第 {index} 项，共 {total} 项",
     droppedPreselected: "之前选择的项目中有 {count} 项已不可用。",
+    "smart:all": "所有照片",
+    "smart:favorites": "个人收藏",
+    "smart:videos": "视频",
+    "smart:recently-added": "最近添加",
   },
 };
 
@@ -118,6 +122,11 @@ export const language = () => current;
 export function t(key, values = {}) {
   const template = strings[current][key] ?? strings.en[key] ?? key;
   return template.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
+}
+
+/** An album's title: the library's smart albums in the page's language, the others as named. */
+export function albumTitle(album) {
+  return strings[current][album.id] ?? album.title;
 }
 
 /** Switches the language, re-labels the static elements and tells the listeners. */
