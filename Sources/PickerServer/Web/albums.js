@@ -62,8 +62,9 @@ export class AlbumList {
     if (focusedId) this.list.querySelector(`button.album[data-album-id="${CSS.escape(focusedId)}"]`)?.focus();
   }
 
-  /** The first album's button takes the focus (the list opened). */
-  focusFirst() {
-    this.list.querySelector("button.album")?.focus();
+  /** The button of album `id` (or else the first album's) takes the focus. */
+  focus(id) {
+    const button = id && this.list.querySelector(`button.album[data-album-id="${CSS.escape(id)}"]`);
+    (button || this.list.querySelector("button.album"))?.focus();
   }
 }

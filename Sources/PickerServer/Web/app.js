@@ -23,7 +23,9 @@ let session;
 try {
   session = await api.getSession();
 } catch (error) {
-  fail(error);
+  // Nothing else is set up yet: say what happened and stop here.
+  if (error.status === 410) showFinished("ended", t("finishedEnded"));
+  else announce(t("loadFailed", { message: error.message }));
   throw error;
 }
 
@@ -83,8 +85,9 @@ function showAlbums() {
   if (currentView() === "browser") browser.stop();
   showView("albums");
   $("view-title").textContent = t("albumsTitle");
+  // Back from a grid, the focus returns to that album's button.
+  albumList.focus(currentAlbum?.id);
   currentAlbum = null;
-  albumList.focusFirst();
 }
 
 function gridQuery() {
