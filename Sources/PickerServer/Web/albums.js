@@ -46,7 +46,8 @@ export class AlbumList {
       poster.alt = "";
       poster.width = POSTER_CSS_PX;
       poster.height = POSTER_CSS_PX;
-      if (album.posterId) poster.src = imageURL(album.posterId, { w: px, h: px, mode: "fill", delivery: "fast" });
+      // The final rendition: cacheable, so re-rendering the list (language, library change) costs nothing.
+      if (album.posterId) poster.src = imageURL(album.posterId, { w: px, h: px, mode: "fill", delivery: "high" });
 
       const title = document.createElement("span");
       title.className = "album-title";

@@ -119,7 +119,7 @@ function openBrowser(index) {
   if (!grid.source || index >= grid.total) return;
   grid.hide();
   showView("browser");
-  browser.open(grid.source, index, grid.thumbPixels);
+  browser.open(grid.source, index, { thumbPixels: grid.thumbPixels, thumbURL: (id) => grid.thumbURL(id) });
 }
 
 function closeBrowser() {

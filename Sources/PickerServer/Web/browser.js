@@ -42,10 +42,14 @@ export class Browser {
     selection.onChange(() => this.markSelected());
   }
 
-  /** Opens the browser on `source`'s asset at `index`; `thumbPixels` names the grid's thumbnail size. */
-  open(source, index, thumbPixels) {
+  /**
+   * Opens the browser on `source`'s asset at `index`. `thumbPixels` is the grid's thumbnail size;
+   * `thumbURL(id)` answers the URL of a thumbnail the grid has loaded, if any.
+   */
+  open(source, index, { thumbPixels, thumbURL }) {
     this.source = source;
     this.thumbPixels = thumbPixels;
+    this.thumbURL = thumbURL;
     this.show(index);
     this.select.focus();
   }
@@ -87,11 +91,15 @@ export class Browser {
     else this.showPhoto(item);
   }
 
+  quickThumb(item) {
+    return imageURL(item.id, { w: this.thumbPixels, h: this.thumbPixels, mode: "fill", delivery: "fast" });
+  }
+
   showVideo(item) {
     this.image.hidden = true;
     this.image.removeAttribute("src");
     this.video.hidden = false;
-    this.video.poster = imageURL(item.id, { w: this.thumbPixels, h: this.thumbPixels, mode: "fill", delivery: "fast" });
+    this.video.poster = this.thumbURL(item.id) ?? this.quickThumb(item);
     this.progress.removeAttribute("value");
     this.progress.hidden = false;
     this.video.src = originalURL(item.id);
@@ -101,9 +109,9 @@ export class Browser {
     this.video.hidden = true;
     this.image.hidden = false;
     this.image.alt = item.filename;
-    // Degraded first: the grid's thumbnail is in the browser's cache already.
+    // Degraded first: the grid's thumbnail (in the browser's cache), else the quickest answer.
     this.image.dataset.quality = "degraded";
-    this.image.src = imageURL(item.id, { w: this.thumbPixels, h: this.thumbPixels, mode: "fill", delivery: "fast" });
+    this.image.src = this.thumbURL(item.id) ?? this.quickThumb(item);
     // Then sharp, at the stage's size in device pixels, never more than the original has.
     const dpr = window.devicePixelRatio || 1;
     const stage = this.image.parentElement.getBoundingClientRect();

@@ -18,10 +18,12 @@ export function makeCell(index) {
 }
 
 /**
- * Shows `item` in `cell` with a thumbnail of `px`×`px` device pixels (the fast delivery first).
- * With `defer` the image's URL waits in data-src until ``loadDeferred`` (the grid is flying past).
+ * Shows `item` in `cell` with a thumbnail of `px`×`px` device pixels. With `fast` the thumbnail
+ * is the quickest answer (delivery=fast), sharpened later; else the final one (delivery=high,
+ * which the server's prefetch has usually rendered already). With `defer` the image's URL
+ * waits in data-src until ``loadDeferred`` (the grid is flying past).
  */
-export function fillCell(cell, item, px, defer = false) {
+export function fillCell(cell, item, px, { fast = false, defer = false } = {}) {
   cell.classList.remove("placeholder");
   cell.removeAttribute("aria-busy");
   cell.dataset.assetId = item.id;
@@ -34,8 +36,8 @@ export function fillCell(cell, item, px, defer = false) {
   img.draggable = false;
   img.decoding = "async";
   img.dataset.px = String(px);
-  watchThumb(img, item.id);
-  const url = imageURL(item.id, { w: px, h: px, mode: "fill", delivery: "fast" });
+  if (fast) watchThumb(img, item.id);
+  const url = imageURL(item.id, { w: px, h: px, mode: "fill", delivery: fast ? "fast" : "high" });
   if (defer) img.dataset.src = url;
   else img.src = url;
   cell.append(img);

@@ -44,6 +44,7 @@ export class Grid {
     this.prefetched = new Set();
     this.prefetchTimer = 0;
     this.settleTimer = 0;
+    this.opening = false; // true while the first screen of an album renders
     this.renderedTop = null; // scrollTop at the last render; null after the rows were cleared
     this.frame = 0;
 
@@ -98,7 +99,10 @@ export class Grid {
     const { firstVisible, lastVisible } = this.visibleRows();
     await source.loadRange(0, Math.max(0, (lastVisible + 1) * this.columns - 1)).catch((error) => this.onError(error));
     if (this.source !== source) return;
+    // The first screen takes the quickest thumbnails; every later row the final ones.
+    this.opening = true;
     this.render();
+    this.opening = false;
     const images = [];
     for (let row = firstVisible; row <= lastVisible; row += 1) {
       for (const img of this.rowElements.get(row)?.querySelectorAll("img.thumb") ?? []) images.push(img);
@@ -230,7 +234,7 @@ export class Grid {
         this.rowElements.set(row, element);
         this.sizer.append(element);
       }
-      this.fillRow(element, jumped);
+      this.fillRow(element, { fast: jumped || this.opening, defer: jumped });
     }
     this.source.loadRange(first * this.columns, Math.min(this.total - 1, (last + 1) * this.columns - 1))
       .catch((error) => this.onError(error));
@@ -251,7 +255,7 @@ export class Grid {
   }
 
   /** Fills the row's placeholders whose items have arrived; keeps the roving tabindex right. */
-  fillRow(element, defer) {
+  fillRow(element, options) {
     const px = this.thumbPixels;
     for (const cell of element.children) {
       const index = Number(cell.dataset.index);
@@ -259,7 +263,7 @@ export class Grid {
       if (!cell.classList.contains("placeholder")) continue;
       const item = this.source.item(index);
       if (!item) continue;
-      fillCell(cell, item, px, defer);
+      fillCell(cell, item, px, options);
       cell.setAttribute("aria-colindex", String(index % this.columns + 1));
       markCell(cell, this.selection.badge(item.id));
     }
@@ -310,6 +314,12 @@ export class Grid {
         return api.prefetch(ids.slice(0, 500), { w: px, h: px, mode: "fill" });
       }).catch(() => undefined); // prefetch is a hint: a failure costs only speed
     }, PREFETCH_DELAY_MS);
+  }
+
+  /** The URL of the thumbnail the grid shows for `assetId` (in the browser's cache), if a cell shows one. */
+  thumbURL(assetId) {
+    const img = this.element.querySelector(`.cell[data-asset-id="${assetId}"] img.thumb`);
+    return img && img.complete && img.naturalWidth > 0 ? img.currentSrc || img.src : null;
   }
 
   cell(index) {
