@@ -229,7 +229,8 @@ feed = listen({
     // for this page's changes in flight, so an older answer cannot overwrite a newer one.
     selection.enqueue(async () => selection.apply((await api.getSession()).selection)).catch(fail);
   },
-  onLost: () => api.getSession().catch(fail),
+  // The server refused the feed: if the session is gone (deleted: 404, ended: 410), say so.
+  onLost: () => api.getSession().catch((error) => ([404, 410].includes(error.status) ? finish("ended") : fail(error))),
 });
 
 // Start on the album list.

@@ -31,7 +31,9 @@ const strings = {
     create: "Create",
     upload: "Add a photo",
     items: "{count} items",
+    itemsOne: "{count} item",
     albumLabel: "{title}, {count} items",
+    albumLabelOne: "{title}, {count} item",
     photo: "Photo",
     video: "Video",
     cellLabel: "{kind}, {name}, {date}",
@@ -118,9 +120,14 @@ export function preferredLanguage() {
 
 export const language = () => current;
 
-/** The string `key` in the current language with `{name}` replaced from `values`. */
+/**
+ * The string `key` in the current language with `{name}` replaced from `values`. When
+ * `values.count` is 1 and the language has a `keyOne` string (English), that one is used.
+ */
 export function t(key, values = {}) {
-  const template = strings[current][key] ?? strings.en[key] ?? key;
+  const table = strings[current];
+  const singular = values.count === 1 && table[`${key}One`];
+  const template = singular || (table[key] ?? strings.en[key] ?? key);
   return template.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
 }
 
