@@ -71,7 +71,7 @@ function fail(error) {
   }
   if (error instanceof api.ApiError && error.code === "maximumReached") {
     // The server's own words in English; the same message in the page's language otherwise.
-    const localized = t("maximumReached", { max: session.maxItems });
+    const localized = t("maximumReached", { count: session.maxItems });
     announce(document.documentElement.lang === "en" && error.message ? error.message : localized);
     maximumShown = true;
     return;
