@@ -8,7 +8,7 @@ import { makeCell, fillCell, markCell, labelCell, loadDeferred, cancelLoads } fr
 import { gridOpening, awaitFirstScreen } from "./first-screen.js";
 import { noteScroll } from "./thumb-upgrade.js";
 
-const GAP = 4;
+const GAP = 4; // between cells, and around the rows (room for the focus ring)
 const MIN_CELL = 112; // CSS pixels
 const OVERSCAN_ROWS = 3; // rows kept above and below the viewport
 const PREFETCH_SCREENS = 1.5; // how far ahead the server is asked to render
@@ -143,21 +143,21 @@ export class Grid {
 
   /** Cells, rows and the sizer's height for the current width and total. */
   layout() {
-    const width = this.element.clientWidth;
+    const width = this.element.clientWidth - 2 * GAP;
     if (width > 0) this.width = width;
     const columns = Math.max(3, Math.floor((this.width + GAP) / (MIN_CELL + GAP)));
     this.columns = columns;
     this.cellSize = Math.max(40, Math.floor((this.width - GAP * (columns - 1)) / columns));
     this.rowHeight = this.cellSize + GAP;
-    this.sizer.style.height = `${this.rowCount * this.rowHeight}px`;
+    this.sizer.style.height = `${this.rowCount * this.rowHeight + GAP}px`;
     this.element.dataset.total = String(this.total);
     this.element.setAttribute("aria-rowcount", String(this.rowCount));
     this.element.setAttribute("aria-colcount", String(columns));
   }
 
   resized() {
-    const width = this.element.clientWidth;
-    if (!this.source || width === 0 || width === this.width) return;
+    const width = this.element.clientWidth - 2 * GAP;
+    if (!this.source || width <= 0 || width === this.width) return;
     // Keep the first visible item in view across the new column count.
     const firstIndex = Math.floor(this.element.scrollTop / this.rowHeight) * this.columns;
     this.layout();
@@ -246,7 +246,7 @@ export class Grid {
     element.className = "grid-row";
     element.setAttribute("role", "row");
     element.setAttribute("aria-rowindex", String(row + 1));
-    element.style.transform = `translateY(${row * this.rowHeight}px)`;
+    element.style.transform = `translate(${GAP}px, ${row * this.rowHeight + GAP}px)`;
     element.style.height = `${this.cellSize}px`;
     element.style.gridTemplateColumns = `repeat(${this.columns}, ${this.cellSize}px)`;
     const end = Math.min(this.total, (row + 1) * this.columns);
@@ -333,9 +333,10 @@ export class Grid {
     this.focus = target;
     const row = Math.floor(target / this.columns);
     const top = row * this.rowHeight;
+    const bottom = top + this.rowHeight + GAP; // the row, the ring's room below it
     const height = this.element.clientHeight;
     if (top < this.element.scrollTop) this.element.scrollTop = top;
-    else if (top + this.cellSize > this.element.scrollTop + height) this.element.scrollTop = top + this.cellSize - height;
+    else if (bottom > this.element.scrollTop + height) this.element.scrollTop = bottom - height;
     this.render();
     this.cell(target)?.focus({ preventScroll: true });
     if (select) this.selectRange(this.anchor, target);
