@@ -105,7 +105,6 @@ const strings = {
   },
 };
 
-export const languages = Object.keys(strings);
 let current = "en";
 const listeners = new Set();
 
@@ -118,8 +117,6 @@ export function preferredLanguage() {
   }
   return "en";
 }
-
-export const language = () => current;
 
 /**
  * The string `key` in the current language with `{name}` replaced from `values`. When
