@@ -3,6 +3,7 @@
 
 import { imageURL } from "./api.js";
 import { t, formatDate, formatDuration } from "./i18n.js";
+import { isSharpKnown, rememberSharp } from "./sharp-memory.js";
 import { watchThumb } from "./thumb-upgrade.js";
 
 /** A cell for `index`; without `item` it is a placeholder until its page arrives. */
@@ -19,9 +20,10 @@ export function makeCell(index) {
 
 /**
  * Shows `item` in `cell` with a thumbnail of `px`×`px` device pixels. With `fast` the thumbnail
- * is the quickest answer (delivery=fast), sharpened later; else the final one (delivery=high,
- * which the server's prefetch has usually rendered already). With `defer` the image's URL
- * waits in data-src until ``loadDeferred`` (the grid is flying past).
+ * is the quickest answer (delivery=fast), sharpened later, unless this browser has the final one
+ * cached already; else the final one (delivery=high, which the server's prefetch has usually
+ * rendered already). With `defer` the image's URL waits in data-src until ``loadDeferred`` (the
+ * grid is flying past).
  */
 export function fillCell(cell, item, px, { fast = false, defer = false } = {}) {
   cell.classList.remove("placeholder");
@@ -36,8 +38,10 @@ export function fillCell(cell, item, px, { fast = false, defer = false } = {}) {
   img.draggable = false;
   img.decoding = "async";
   img.dataset.px = String(px);
-  if (fast) watchThumb(img, item.id);
-  const url = imageURL(item.id, { w: px, h: px, mode: "fill", delivery: fast ? "fast" : "high" });
+  const quick = fast && !isSharpKnown(item.id, px);
+  if (quick) watchThumb(img, item.id);
+  else img.addEventListener("load", () => rememberSharp(item.id, px), { once: true });
+  const url = imageURL(item.id, { w: px, h: px, mode: "fill", delivery: quick ? "fast" : "high" });
   if (defer) img.dataset.src = url;
   else img.src = url;
   cell.append(img);

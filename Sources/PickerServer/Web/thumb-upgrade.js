@@ -5,8 +5,10 @@
 
 import { imageURL } from "./api.js";
 import { gridIsReady } from "./first-screen.js";
+import { rememberSharp } from "./sharp-memory.js";
 
-const IDLE_MS = 250;
+const IDLE_MS = 250; // a pause in scrolling this long lets the upgrades run
+const BATCH_MS = 50; // thumbnails loading together are upgraded together
 const queue = new Set();
 let timer = 0;
 let lastScroll = 0;
@@ -15,24 +17,25 @@ let lastScroll = 0;
 export function watchThumb(img, assetId) {
   img.addEventListener("load", () => {
     queue.add({ img, assetId, px: Number(img.dataset.px) });
-    schedule();
+    schedule(BATCH_MS);
   }, { once: true });
 }
 
 /** The grid scrolled: sharpening waits for a pause. */
 export function noteScroll() {
   lastScroll = performance.now();
-  if (queue.size) schedule();
+  if (queue.size) schedule(IDLE_MS);
 }
 
-function schedule() {
+function schedule(delay) {
   clearTimeout(timer);
-  timer = setTimeout(run, IDLE_MS);
+  timer = setTimeout(run, delay);
 }
 
 function run() {
-  if (!gridIsReady() || performance.now() - lastScroll < IDLE_MS) {
-    schedule();
+  const sinceScroll = performance.now() - lastScroll;
+  if (!gridIsReady() || sinceScroll < IDLE_MS) {
+    schedule(Math.max(BATCH_MS, IDLE_MS - sinceScroll));
     return;
   }
   for (const entry of queue) {
@@ -47,6 +50,7 @@ function run() {
       if (img.isConnected && img.closest(".cell")?.dataset.assetId === assetId) {
         img.dataset.quality = "high";
         img.src = url;
+        rememberSharp(assetId, px);
       }
     }, () => undefined);
   }
