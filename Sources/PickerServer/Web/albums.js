@@ -1,7 +1,7 @@
 // The album list: poster, title and count of each album, All Photos (the camera roll) first.
 
 import { getAlbums, imageURL } from "./api.js";
-import { t } from "./i18n.js";
+import { t, albumTitle } from "./i18n.js";
 
 const POSTER_CSS_PX = 72;
 
@@ -39,18 +39,19 @@ export class AlbumList {
       button.type = "button";
       button.className = "album";
       button.dataset.albumId = album.id;
-      button.setAttribute("aria-label", t("albumLabel", { title: album.title, count: album.count }));
+      button.setAttribute("aria-label", t("albumLabel", { title: albumTitle(album), count: album.count }));
 
       const poster = document.createElement("img");
       poster.className = "album-poster";
       poster.alt = "";
       poster.width = POSTER_CSS_PX;
       poster.height = POSTER_CSS_PX;
-      if (album.posterId) poster.src = imageURL(album.posterId, { w: px, h: px, mode: "fill", delivery: "fast" });
+      // The final rendition: cacheable, so re-rendering the list (language, library change) costs nothing.
+      if (album.posterId) poster.src = imageURL(album.posterId, { w: px, h: px, mode: "fill", delivery: "high" });
 
       const title = document.createElement("span");
       title.className = "album-title";
-      title.textContent = album.title;
+      title.textContent = albumTitle(album);
       const count = document.createElement("span");
       count.className = "album-count";
       count.textContent = String(album.count);
@@ -62,8 +63,9 @@ export class AlbumList {
     if (focusedId) this.list.querySelector(`button.album[data-album-id="${CSS.escape(focusedId)}"]`)?.focus();
   }
 
-  /** The first album's button takes the focus (the list opened). */
-  focusFirst() {
-    this.list.querySelector("button.album")?.focus();
+  /** The button of album `id` (or else the first album's) takes the focus. */
+  focus(id) {
+    const button = id && this.list.querySelector(`button.album[data-album-id="${CSS.escape(id)}"]`);
+    (button || this.list.querySelector("button.album"))?.focus();
   }
 }

@@ -7,7 +7,7 @@ import { AssetSource } from "./asset-source.js";
 import { Browser } from "./browser.js";
 import { listen } from "./events.js";
 import { Grid } from "./grid.js";
-import { t, setLanguage, preferredLanguage, onLanguageChange, formatBytes } from "./i18n.js";
+import { t, setLanguage, preferredLanguage, onLanguageChange, formatBytes, albumTitle } from "./i18n.js";
 import { setUpImporting } from "./importing.js";
 import { Selection } from "./selection.js";
 import { announce } from "./status.js";
@@ -23,7 +23,9 @@ let session;
 try {
   session = await api.getSession();
 } catch (error) {
-  fail(error);
+  // Nothing else is set up yet: say what happened and stop here.
+  if (error.status === 410) showFinished("ended", t("finishedEnded"));
+  else announce(t("loadFailed", { message: error.message }));
   throw error;
 }
 
@@ -69,7 +71,7 @@ function fail(error) {
   }
   if (error instanceof api.ApiError && error.code === "maximumReached") {
     // The server's own words in English; the same message in the page's language otherwise.
-    const localized = t("maximumReached", { max: session.maxItems });
+    const localized = t("maximumReached", { count: session.maxItems });
     announce(document.documentElement.lang === "en" && error.message ? error.message : localized);
     maximumShown = true;
     return;
@@ -83,8 +85,9 @@ function showAlbums() {
   if (currentView() === "browser") browser.stop();
   showView("albums");
   $("view-title").textContent = t("albumsTitle");
+  // Back from a grid, the focus returns to that album's button.
+  albumList.focus(currentAlbum?.id);
   currentAlbum = null;
-  albumList.focusFirst();
 }
 
 function gridQuery() {
@@ -94,7 +97,7 @@ function gridQuery() {
 function openAlbum(album) {
   currentAlbum = album;
   showView("grid");
-  $("view-title").textContent = album.title;
+  $("view-title").textContent = albumTitle(album);
   loadGrid({ focus: true });
 }
 
@@ -116,7 +119,7 @@ function openBrowser(index) {
   if (!grid.source || index >= grid.total) return;
   grid.hide();
   showView("browser");
-  browser.open(grid.source, index, grid.thumbPixels);
+  browser.open(grid.source, index, { thumbPixels: grid.thumbPixels, thumbURL: (id) => grid.thumbURL(id) });
 }
 
 function closeBrowser() {
@@ -183,12 +186,12 @@ onLanguageChange(() => {
   albumList.render();
   grid.relabel();
   if (currentAlbum) {
-    $("view-title").textContent = currentAlbum.title;
+    $("view-title").textContent = albumTitle(currentAlbum);
     showGridTotal();
   } else {
     $("view-title").textContent = t("albumsTitle");
   }
-  if (currentView() === "browser") browser.markSelected();
+  if (currentView() === "browser") browser.relabel();
 });
 
 // Adding to the library.
@@ -222,10 +225,12 @@ feed = listen({
       finish(data.state === "complete" ? "complete" : "cancelled");
       return;
     }
-    // Picks changed elsewhere (another tab): take the server's selection.
-    api.getSession().then((fresh) => selection.apply(fresh.selection), fail);
+    // Picks changed elsewhere (another tab): take the server's selection. The refetch waits
+    // for this page's changes in flight, so an older answer cannot overwrite a newer one.
+    selection.enqueue(async () => selection.apply((await api.getSession()).selection)).catch(fail);
   },
-  onLost: () => api.getSession().catch(fail),
+  // The server refused the feed: if the session is gone (deleted: 404, ended: 410), say so.
+  onLost: () => api.getSession().catch((error) => ([404, 410].includes(error.status) ? finish("ended") : fail(error))),
 });
 
 // Start on the album list.

@@ -4,7 +4,7 @@
 
 import { getAssets } from "./api.js";
 
-export const PAGE_SIZE = 200;
+const PAGE_SIZE = 200;
 const MAX_PAGES = 30;
 
 export class AssetSource {

@@ -35,14 +35,21 @@ export class Browser {
     this.next.addEventListener("click", () => this.show(this.index + 1));
     this.select.addEventListener("click", () => this.toggle());
     this.close.addEventListener("click", () => this.onClose());
-    this.view.addEventListener("keydown", (event) => this.keydown(event));
+    // On the document: the keys work wherever the focus is while the browser shows.
+    document.addEventListener("keydown", (event) => this.keydown(event));
+    // A video's progress shows until it can start playing.
+    for (const type of ["loadeddata", "error"]) this.video.addEventListener(type, () => { this.progress.hidden = true; });
     selection.onChange(() => this.markSelected());
   }
 
-  /** Opens the browser on `source`'s asset at `index`; `thumbPixels` names the grid's thumbnail size. */
-  open(source, index, thumbPixels) {
+  /**
+   * Opens the browser on `source`'s asset at `index`. `thumbPixels` is the grid's thumbnail size;
+   * `thumbURL(id)` answers the URL of a thumbnail the grid has loaded, if any.
+   */
+  open(source, index, { thumbPixels, thumbURL }) {
     this.source = source;
     this.thumbPixels = thumbPixels;
+    this.thumbURL = thumbURL;
     this.show(index);
     this.select.focus();
   }
@@ -79,28 +86,32 @@ export class Browser {
     this.item = item;
     this.prev.disabled = index === 0;
     this.next.disabled = index >= this.source.total - 1;
-    this.caption.textContent = `${item.filename} · ${t("position", { index: index + 1, total: this.source.total })}`;
-    this.markSelected();
+    this.relabel();
     if (item.mediaType === "video") this.showVideo(item);
     else this.showPhoto(item);
+  }
+
+  quickThumb(item) {
+    return imageURL(item.id, { w: this.thumbPixels, h: this.thumbPixels, mode: "fill", delivery: "fast" });
   }
 
   showVideo(item) {
     this.image.hidden = true;
     this.image.removeAttribute("src");
     this.video.hidden = false;
-    this.video.poster = imageURL(item.id, { w: this.thumbPixels, h: this.thumbPixels, mode: "fill", delivery: "fast" });
+    this.video.poster = this.thumbURL(item.id) ?? this.quickThumb(item);
+    this.progress.removeAttribute("value");
+    this.progress.hidden = false;
     this.video.src = originalURL(item.id);
-    this.video.setAttribute("aria-label", t("videoLabel", { name: item.filename }));
   }
 
   async showPhoto(item) {
     this.video.hidden = true;
     this.image.hidden = false;
     this.image.alt = item.filename;
-    // Degraded first: the grid's thumbnail is in the browser's cache already.
+    // Degraded first: the grid's thumbnail (in the browser's cache), else the quickest answer.
     this.image.dataset.quality = "degraded";
-    this.image.src = imageURL(item.id, { w: this.thumbPixels, h: this.thumbPixels, mode: "fill", delivery: "fast" });
+    this.image.src = this.thumbURL(item.id) ?? this.quickThumb(item);
     // Then sharp, at the stage's size in device pixels, never more than the original has.
     const dpr = window.devicePixelRatio || 1;
     const stage = this.image.parentElement.getBoundingClientRect();
@@ -143,6 +154,14 @@ export class Browser {
     }
   }
 
+  /** The caption and the select button in the current language. */
+  relabel() {
+    if (!this.item) return;
+    this.caption.textContent = `${this.item.filename} · ${t("position", { index: this.index + 1, total: this.source.total })}`;
+    if (this.item.mediaType === "video") this.video.setAttribute("aria-label", t("videoLabel", { name: this.item.filename }));
+    this.markSelected();
+  }
+
   markSelected() {
     if (!this.item) return;
     const selected = this.selection.has(this.item.id);
@@ -156,7 +175,9 @@ export class Browser {
   }
 
   keydown(event) {
-    if (event.target.closest("video") && event.key === " ") return; // the player's own play/pause
+    if (this.view.hidden || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest?.("select, input, dialog")) return;
+    if (event.target.closest?.("video") && event.key === " ") return; // the player's own play/pause
     if (event.key === "ArrowLeft") this.show(this.index - 1);
     else if (event.key === "ArrowRight") this.show(this.index + 1);
     else if (event.key === " ") this.toggle();

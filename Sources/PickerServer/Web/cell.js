@@ -3,6 +3,7 @@
 
 import { imageURL } from "./api.js";
 import { t, formatDate, formatDuration } from "./i18n.js";
+import { isSharpKnown, rememberSharp } from "./sharp-memory.js";
 import { watchThumb } from "./thumb-upgrade.js";
 
 /** A cell for `index`; without `item` it is a placeholder until its page arrives. */
@@ -17,8 +18,14 @@ export function makeCell(index) {
   return cell;
 }
 
-/** Shows `item` in `cell` with a thumbnail of `px`×`px` device pixels (the fast delivery first). */
-export function fillCell(cell, item, px) {
+/**
+ * Shows `item` in `cell` with a thumbnail of `px`×`px` device pixels. With `fast` the thumbnail
+ * is the quickest answer (delivery=fast), sharpened later, unless this browser has the final one
+ * cached already; else the final one (delivery=high, which the server's prefetch has usually
+ * rendered already). With `defer` the image's URL waits in data-src until ``loadDeferred`` (the
+ * grid is flying past).
+ */
+export function fillCell(cell, item, px, { fast = false, defer = false } = {}) {
   cell.classList.remove("placeholder");
   cell.removeAttribute("aria-busy");
   cell.dataset.assetId = item.id;
@@ -31,8 +38,12 @@ export function fillCell(cell, item, px) {
   img.draggable = false;
   img.decoding = "async";
   img.dataset.px = String(px);
-  watchThumb(img, item.id);
-  img.src = imageURL(item.id, { w: px, h: px, mode: "fill", delivery: "fast" });
+  const quick = fast && !isSharpKnown(item.id, px);
+  if (quick) watchThumb(img, item.id);
+  else img.addEventListener("load", () => rememberSharp(item.id, px), { once: true });
+  const url = imageURL(item.id, { w: px, h: px, mode: "fill", delivery: quick ? "fast" : "high" });
+  if (defer) img.dataset.src = url;
+  else img.src = url;
   cell.append(img);
 
   if (item.mediaType === "video") {
@@ -77,4 +88,19 @@ export function markCell(cell, badgeText) {
     cell.append(badge);
   }
   badge.textContent = badgeText;
+}
+
+/** Starts the deferred thumbnails of the cells under `root`. */
+export function loadDeferred(root) {
+  for (const img of root.querySelectorAll("img.thumb[data-src]")) {
+    img.src = img.dataset.src;
+    delete img.dataset.src;
+  }
+}
+
+/** Cancels the thumbnail downloads still running in a row that leaves the DOM. */
+export function cancelLoads(row) {
+  for (const img of row.querySelectorAll("img.thumb")) {
+    if (!img.complete) img.removeAttribute("src");
+  }
 }

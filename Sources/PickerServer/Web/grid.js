@@ -4,15 +4,16 @@
 // about to come into view. Keyboard: roving tabindex over the cells.
 
 import * as api from "./api.js";
-import { makeCell, fillCell, markCell, labelCell } from "./cell.js";
+import { makeCell, fillCell, markCell, labelCell, loadDeferred, cancelLoads } from "./cell.js";
 import { gridOpening, awaitFirstScreen } from "./first-screen.js";
 import { noteScroll } from "./thumb-upgrade.js";
 
-const GAP = 4;
+const GAP = 4; // between cells, and around the rows (room for the focus ring)
 const MIN_CELL = 112; // CSS pixels
 const OVERSCAN_ROWS = 3; // rows kept above and below the viewport
 const PREFETCH_SCREENS = 1.5; // how far ahead the server is asked to render
 const PREFETCH_DELAY_MS = 120;
+const SETTLE_MS = 120; // after a jump, thumbnails start once scrolling rests this long
 
 export class Grid {
   /**
@@ -42,6 +43,9 @@ export class Grid {
     this.lastScrollTop = 0;
     this.prefetched = new Set();
     this.prefetchTimer = 0;
+    this.settleTimer = 0;
+    this.opening = false; // true while the first screen of an album renders
+    this.renderedTop = null; // scrollTop at the last render; null after the rows were cleared
     this.frame = 0;
 
     element.addEventListener("scroll", () => {
@@ -95,7 +99,10 @@ export class Grid {
     const { firstVisible, lastVisible } = this.visibleRows();
     await source.loadRange(0, Math.max(0, (lastVisible + 1) * this.columns - 1)).catch((error) => this.onError(error));
     if (this.source !== source) return;
+    // The first screen takes the quickest thumbnails; every later row the final ones.
+    this.opening = true;
     this.render();
+    this.opening = false;
     const images = [];
     for (let row = firstVisible; row <= lastVisible; row += 1) {
       for (const img of this.rowElements.get(row)?.querySelectorAll("img.thumb") ?? []) images.push(img);
@@ -114,9 +121,11 @@ export class Grid {
       this.onError(error);
       return;
     }
+    const hadFocus = this.element.contains(document.activeElement);
     this.layout();
     this.clearRows();
     this.render();
+    if (hadFocus) this.cell(this.focus)?.focus({ preventScroll: true });
   }
 
   /** The grid view is about to hide (the browser opens): remember the scroll position. */
@@ -134,21 +143,21 @@ export class Grid {
 
   /** Cells, rows and the sizer's height for the current width and total. */
   layout() {
-    const width = this.element.clientWidth;
+    const width = this.element.clientWidth - 2 * GAP;
     if (width > 0) this.width = width;
     const columns = Math.max(3, Math.floor((this.width + GAP) / (MIN_CELL + GAP)));
     this.columns = columns;
     this.cellSize = Math.max(40, Math.floor((this.width - GAP * (columns - 1)) / columns));
     this.rowHeight = this.cellSize + GAP;
-    this.sizer.style.height = `${this.rowCount * this.rowHeight}px`;
+    this.sizer.style.height = `${this.rowCount * this.rowHeight + GAP}px`;
     this.element.dataset.total = String(this.total);
     this.element.setAttribute("aria-rowcount", String(this.rowCount));
     this.element.setAttribute("aria-colcount", String(columns));
   }
 
   resized() {
-    const width = this.element.clientWidth;
-    if (!this.source || width === 0 || width === this.width) return;
+    const width = this.element.clientWidth - 2 * GAP;
+    if (!this.source || width <= 0 || width === this.width) return;
     // Keep the first visible item in view across the new column count.
     const firstIndex = Math.floor(this.element.scrollTop / this.rowHeight) * this.columns;
     this.layout();
@@ -180,8 +189,15 @@ export class Grid {
   }
 
   clearRows() {
-    for (const row of this.rowElements.values()) row.remove();
+    for (const row of this.rowElements.values()) this.removeRow(row);
     this.rowElements.clear();
+    // The next render starts afresh where the grid is: not a jump.
+    this.renderedTop = null;
+  }
+
+  removeRow(row) {
+    cancelLoads(row);
+    row.remove();
   }
 
   /** Makes the DOM hold exactly the rows near the viewport (and the focused cell's row). */
@@ -193,11 +209,18 @@ export class Grid {
       return;
     }
     const { first, last, firstVisible, lastVisible } = this.visibleRows();
+    // A jump of more than a screen (a fling, a drag of the scrollbar) passes rows nobody sees:
+    // their thumbnails wait until scrolling rests, so the server renders only where it stops.
+    const top = this.element.scrollTop;
+    const jumped = this.renderedTop !== null && Math.abs(top - this.renderedTop) > this.element.clientHeight;
+    this.renderedTop = top;
+    clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => loadDeferred(this.sizer), SETTLE_MS);
     const focusRow = Math.floor(this.focus / this.columns);
     const keep = (row) => (row >= first && row <= last) || row === focusRow;
     for (const [row, element] of this.rowElements) {
       if (!keep(row) || row >= this.rowCount) {
-        element.remove();
+        this.removeRow(element);
         this.rowElements.delete(row);
       }
     }
@@ -211,7 +234,7 @@ export class Grid {
         this.rowElements.set(row, element);
         this.sizer.append(element);
       }
-      this.fillRow(element, row);
+      this.fillRow(element, { fast: jumped || this.opening, defer: jumped });
     }
     this.source.loadRange(first * this.columns, Math.min(this.total - 1, (last + 1) * this.columns - 1))
       .catch((error) => this.onError(error));
@@ -223,7 +246,7 @@ export class Grid {
     element.className = "grid-row";
     element.setAttribute("role", "row");
     element.setAttribute("aria-rowindex", String(row + 1));
-    element.style.transform = `translateY(${row * this.rowHeight}px)`;
+    element.style.transform = `translate(${GAP}px, ${row * this.rowHeight + GAP}px)`;
     element.style.height = `${this.cellSize}px`;
     element.style.gridTemplateColumns = `repeat(${this.columns}, ${this.cellSize}px)`;
     const end = Math.min(this.total, (row + 1) * this.columns);
@@ -232,7 +255,7 @@ export class Grid {
   }
 
   /** Fills the row's placeholders whose items have arrived; keeps the roving tabindex right. */
-  fillRow(element, row) {
+  fillRow(element, options) {
     const px = this.thumbPixels;
     for (const cell of element.children) {
       const index = Number(cell.dataset.index);
@@ -240,7 +263,7 @@ export class Grid {
       if (!cell.classList.contains("placeholder")) continue;
       const item = this.source.item(index);
       if (!item) continue;
-      fillCell(cell, item, px);
+      fillCell(cell, item, px, options);
       cell.setAttribute("aria-colindex", String(index % this.columns + 1));
       markCell(cell, this.selection.badge(item.id));
     }
@@ -293,6 +316,12 @@ export class Grid {
     }, PREFETCH_DELAY_MS);
   }
 
+  /** The URL of the thumbnail the grid shows for `assetId` (in the browser's cache), if a cell shows one. */
+  thumbURL(assetId) {
+    const img = this.element.querySelector(`.cell[data-asset-id="${assetId}"] img.thumb`);
+    return img && img.complete && img.naturalWidth > 0 ? img.currentSrc || img.src : null;
+  }
+
   cell(index) {
     return this.element.querySelector(`.cell[data-index="${index}"]`);
   }
@@ -304,9 +333,10 @@ export class Grid {
     this.focus = target;
     const row = Math.floor(target / this.columns);
     const top = row * this.rowHeight;
+    const bottom = top + this.rowHeight + GAP; // the row, the ring's room below it
     const height = this.element.clientHeight;
     if (top < this.element.scrollTop) this.element.scrollTop = top;
-    else if (top + this.cellSize > this.element.scrollTop + height) this.element.scrollTop = top + this.cellSize - height;
+    else if (bottom > this.element.scrollTop + height) this.element.scrollTop = bottom - height;
     this.render();
     this.cell(target)?.focus({ preventScroll: true });
     if (select) this.selectRange(this.anchor, target);

@@ -31,13 +31,16 @@ const strings = {
     create: "Create",
     upload: "Add a photo",
     items: "{count} items",
+    itemsOne: "{count} item",
     albumLabel: "{title}, {count} items",
+    albumLabelOne: "{title}, {count} item",
     photo: "Photo",
     video: "Video",
     cellLabel: "{kind}, {name}, {date}",
     loading: "Loading…",
     loadFailed: "Could not load: {message}",
-    maximumReached: "You can pick up to {max} items.",
+    maximumReached: "You can pick up to {count} items.",
+    maximumReachedOne: "You can pick only {count} item.",
     uploaded: "{name} was added and selected.",
     uploadedNotSelected: "{name} was added; the selection is full.",
     uploading: "Uploading {name}…",
@@ -84,7 +87,7 @@ const strings = {
     cellLabel: "{kind}，{name}，{date}",
     loading: "正在载入…",
     loadFailed: "无法载入：{message}",
-    maximumReached: "最多可以选择 {max} 项。",
+    maximumReached: "最多可以选择 {count} 项。",
     uploaded: "已添加并选择 {name}。",
     uploadedNotSelected: "已添加 {name}；已达到选择上限。",
     uploading: "正在上传 {name}…",
@@ -95,10 +98,13 @@ const strings = {
     videoLabel: "视频 {name}",
     position: "第 {index} 项，共 {total} 项",
     droppedPreselected: "之前选择的项目中有 {count} 项已不可用。",
+    "smart:all": "所有照片",
+    "smart:favorites": "个人收藏",
+    "smart:videos": "视频",
+    "smart:recently-added": "最近添加",
   },
 };
 
-export const languages = Object.keys(strings);
 let current = "en";
 const listeners = new Set();
 
@@ -112,12 +118,20 @@ export function preferredLanguage() {
   return "en";
 }
 
-export const language = () => current;
-
-/** The string `key` in the current language with `{name}` replaced from `values`. */
+/**
+ * The string `key` in the current language with `{name}` replaced from `values`. When
+ * `values.count` is 1 and the language has a `keyOne` string (English), that one is used.
+ */
 export function t(key, values = {}) {
-  const template = strings[current][key] ?? strings.en[key] ?? key;
+  const table = strings[current];
+  const singular = values.count === 1 && table[`${key}One`];
+  const template = singular || (table[key] ?? strings.en[key] ?? key);
   return template.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
+}
+
+/** An album's title: the library's smart albums in the page's language, the others as named. */
+export function albumTitle(album) {
+  return strings[current][album.id] ?? album.title;
 }
 
 /** Switches the language, re-labels the static elements and tells the listeners. */

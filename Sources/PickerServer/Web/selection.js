@@ -10,6 +10,9 @@ export class Selection {
     this.maxItems = maxItems;
     this.order = order;
     this.listeners = new Set();
+    // Changes run one after another: each decides from the selection the previous one left
+    // (two quick clicks on a cell pick and then unpick it).
+    this.queue = Promise.resolve();
     this.apply(initial);
   }
 
@@ -42,8 +45,15 @@ export class Selection {
   }
 
   /** Picks or unpicks one asset. Throws the server's refusal (ApiError) unchanged. */
-  async toggle(id) {
-    this.apply(await (this.has(id) ? api.unpick(id) : api.pick(id)));
+  toggle(id) {
+    return this.enqueue(async () => this.apply(await (this.has(id) ? api.unpick(id) : api.pick(id))));
+  }
+
+  /** Runs `change` after the changes before it, whether they succeeded or not. */
+  enqueue(change) {
+    const result = this.queue.then(change);
+    this.queue = result.catch(() => undefined);
+    return result;
   }
 
   /**
@@ -51,7 +61,11 @@ export class Selection {
    * maximum, only one more than fits is sent: the server refuses that with its own message and
    * nothing changes.
    */
-  async addAll(ids) {
+  addAll(ids) {
+    return this.enqueue(() => this.replaceAdding(ids));
+  }
+
+  async replaceAdding(ids) {
     const next = [...this.ids];
     const seen = new Set(next);
     for (const id of ids) {

@@ -1,40 +1,41 @@
-// Thumbnails load with delivery=fast (an embedded or cached image, maybe smaller than asked).
-// When one came back smaller than the cell needs, its sharp rendition (delivery=high) is
-// fetched once scrolling has paused and the first screen is done, then swapped in after decoding.
+// The first screen's thumbnails and those of rows a fling lands on load with delivery=fast:
+// an embedded or cached image, maybe degraded, answered with `Cache-Control: no-store`. Their
+// final rendition (delivery=high, cacheable) is fetched once the first screen is done and
+// scrolling has paused, and swapped in after decoding; scrolling back then finds it cached.
 
 import { imageURL } from "./api.js";
 import { gridIsReady } from "./first-screen.js";
+import { rememberSharp } from "./sharp-memory.js";
 
-const IDLE_MS = 250;
+const IDLE_MS = 250; // a pause in scrolling this long lets the upgrades run
+const BATCH_MS = 50; // thumbnails loading together are upgraded together
 const queue = new Set();
 let timer = 0;
 let lastScroll = 0;
 
-/** Watches `img` (a cell's thumbnail of `assetId`) and queues it when it loads too small. */
+/** Queues `img`, a cell's fast thumbnail of `assetId`, for its final rendition once it has loaded. */
 export function watchThumb(img, assetId) {
   img.addEventListener("load", () => {
-    const px = Number(img.dataset.px);
-    // A fill thumbnail comes back at the asked size; a smaller one was a quick stand-in.
-    if (img.naturalWidth >= px * 0.9 || img.naturalHeight >= px * 0.9 || img.dataset.quality === "high") return;
-    queue.add({ img, assetId, px });
-    schedule();
+    queue.add({ img, assetId, px: Number(img.dataset.px) });
+    schedule(BATCH_MS);
   }, { once: true });
 }
 
 /** The grid scrolled: sharpening waits for a pause. */
 export function noteScroll() {
   lastScroll = performance.now();
-  if (queue.size) schedule();
+  if (queue.size) schedule(IDLE_MS);
 }
 
-function schedule() {
+function schedule(delay) {
   clearTimeout(timer);
-  timer = setTimeout(run, IDLE_MS);
+  timer = setTimeout(run, delay);
 }
 
 function run() {
-  if (!gridIsReady() || performance.now() - lastScroll < IDLE_MS) {
-    schedule();
+  const sinceScroll = performance.now() - lastScroll;
+  if (!gridIsReady() || sinceScroll < IDLE_MS) {
+    schedule(Math.max(BATCH_MS, IDLE_MS - sinceScroll));
     return;
   }
   for (const entry of queue) {
@@ -49,6 +50,7 @@ function run() {
       if (img.isConnected && img.closest(".cell")?.dataset.assetId === assetId) {
         img.dataset.quality = "high";
         img.src = url;
+        rememberSharp(assetId, px);
       }
     }, () => undefined);
   }
