@@ -17,7 +17,7 @@ import Glibc
 ///
 /// ```swift
 /// let watcher = LibraryWatcher(library: library) { event in logger.info("\(event)") }
-/// watcher.start()
+/// await watcher.start()
 /// // ...
 /// await watcher.stop()
 /// ```
@@ -64,17 +64,26 @@ public final class LibraryWatcher: Sendable {
         self.report = report
     }
 
-    /// Starts watching on a thread of its own; reports ``LibraryWatcherEvent/watching(folders:)``
-    /// or ``LibraryWatcherEvent/polling(every:reason:)`` once the tree's folders are watched.
-    /// Does nothing if the watcher was started before.
-    public func start() {
-        state.withLock { state in
-            guard case .idle = state else { return }
+    /// Starts watching on a thread of its own and returns once the tree's folders are watched
+    /// (reported as ``LibraryWatcherEvent/watching(folders:)``, or
+    /// ``LibraryWatcherEvent/polling(every:reason:)`` when they cannot be): from then on no
+    /// change is missed. A first rescan then catches up with changes made before. Does nothing
+    /// if the watcher was started before.
+    public func start() async {
+        guard let ready = launch() else { return }
+        for await _ in ready {}
+    }
+
+    /// Starts the thread and the rescans; returns a stream that ends once the tree is watched,
+    /// or `nil` when the watcher was started before.
+    private func launch() -> AsyncStream<Void>? {
+        state.withLock { state -> AsyncStream<Void>? in
+            guard case .idle = state else { return nil }
             var ends: [Int32] = [0, 0]
             guard pipe(&ends) == 0 else {
                 report(.rescanFailed("cannot make the watcher's stop pipe: \(String(cString: strerror(errno)))"))
                 state = .stopped
-                return
+                return nil
             }
             for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
             let (requests, requestContinuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -94,20 +103,23 @@ public final class LibraryWatcher: Sendable {
                     }
                 }
             }
+            let (ready, readyContinuation) = AsyncStream<Void>.makeStream()
             let (threadEnded, endContinuation) = AsyncStream<Void>.makeStream()
             let requestRescan: @Sendable (Set<String>) -> Void = { [self] paths in
                 waitingPaths.withLock { $0 = ($0 ?? []).union(paths) }
                 requestContinuation.yield()
             }
             let thread = Thread { [rootURL, configuration, report, stopSignal = ends[0]] in
-                WatchLoop(root: rootURL, configuration: configuration, stopSignal: stopSignal,
-                          requestRescan: requestRescan, report: report).run()
+                WatchLoop(root: rootURL, configuration: configuration, stopSignal: stopSignal, requestRescan: requestRescan,
+                          onReady: { readyContinuation.finish() }, report: report).run()
+                readyContinuation.finish()
                 endContinuation.finish()
             }
             thread.name = "assets-picker library watcher"
             thread.start()
             state = .running(Running(signal: ends[1], signalled: ends[0], threadEnded: threadEnded,
                                      rescanRequests: requestContinuation, rescans: rescans))
+            return ready
         }
     }
 

@@ -22,6 +22,7 @@ final class WatchLoop {
     private let configuration: LibraryWatcher.Configuration
     private let stopSignal: Int32
     private let requestRescan: @Sendable (Set<String>) -> Void
+    private let onReady: @Sendable () -> Void
     private let report: @Sendable (LibraryWatcherEvent) -> Void
     private var schedule: RescanSchedule
     private var mode: Mode
@@ -29,12 +30,15 @@ final class WatchLoop {
     /// - Parameters:
     ///   - stopSignal: The read end of a pipe; the loop ends when it becomes readable.
     ///   - requestRescan: Asks for a rescan, with the relative paths that changed.
+    ///   - onReady: Called once the tree is watched (or polling is chosen).
     init(root: URL, configuration: LibraryWatcher.Configuration, stopSignal: Int32,
-         requestRescan: @escaping @Sendable (Set<String>) -> Void, report: @escaping @Sendable (LibraryWatcherEvent) -> Void) {
+         requestRescan: @escaping @Sendable (Set<String>) -> Void, onReady: @escaping @Sendable () -> Void,
+         report: @escaping @Sendable (LibraryWatcherEvent) -> Void) {
         self.root = root
         self.configuration = configuration
         self.stopSignal = stopSignal
         self.requestRescan = requestRescan
+        self.onReady = onReady
         self.report = report
         schedule = RescanSchedule(quietPeriod: configuration.quietPeriod, maximumDelay: configuration.maximumDelay,
                                   openFileWait: configuration.openFileWait)
@@ -42,8 +46,13 @@ final class WatchLoop {
     }
 
     /// Watches until the stop signal; closes the inotify descriptor before returning.
+    ///
+    /// Once the tree is watched, one rescan catches up with what changed before (while the
+    /// library was closed, or while the watches were being added).
     func run() {
         start()
+        onReady()
+        requestRescan([""])
         while true {
             var descriptors = [pollfd(fd: stopSignal, events: Int16(POLLIN), revents: 0)]
             if case .watching(let watches) = mode {
