@@ -103,11 +103,12 @@ extension PickerServer {
         let root = library.rootURL.path
         let watcher = LibraryWatcher(library: library, configuration: configuration) { event in
             switch event {
-            case .watching: logger.info("Watching \(root): \(event)")
-            case .polling, .overflowed: logger.warning("Watching \(root): \(event)")
-            case .rescanned(let paths, let summary):
-                let level: Logger.Level = paths.isEmpty && summary.added + summary.updated + summary.moved + summary.removed == 0 ? .debug : .info
-                logger.log(level: level, "\(event)")
+            case .watching: logger.info("Watching \(root) for changes (\(event))")
+            case .polling, .overflowed: logger.warning("\(root): \(event)")
+            case .rescanned(_, let summary):
+                // A periodic rescan or the one at start that found nothing is not news.
+                let foundSomething = summary.added + summary.updated + summary.moved + summary.removed > 0
+                logger.log(level: foundSomething ? .info : .debug, "\(event)")
             case .rescanFailed: logger.error("\(event)")
             case .stopped: logger.debug("\(event)")
             }

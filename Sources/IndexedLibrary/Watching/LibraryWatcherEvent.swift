@@ -17,14 +17,14 @@ public enum LibraryWatcherEvent: Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .watching(let folders):
-            "watching \(folders) folder\(folders == 1 ? "" : "s") for changes"
+            "watching \(folders) folder\(folders == 1 ? "" : "s") with inotify"
         case let .polling(interval, reason):
-            "rescanning every \(interval.components.seconds) s instead of watching: \(reason)"
+            "rescanning every \(interval) instead of watching: \(reason)"
         case .overflowed:
             "too many changes at once to follow one by one; rescanning the whole library"
         case let .rescanned(paths, summary):
-            "rescanned after \(paths.count) change\(paths.count == 1 ? "" : "s")\(Self.sample(paths)): "
-                + "\(summary.added) added, \(summary.updated) updated, \(summary.moved) moved, \(summary.removed) removed, "
+            (paths.contains("") ? "rescanned the whole library" : "rescanned after \(paths.count) change\(paths.count == 1 ? "" : "s")\(Self.sample(paths))")
+                + ": \(summary.added) added, \(summary.updated) updated, \(summary.moved) moved, \(summary.removed) removed, "
                 + "\(summary.failed.count) not indexable"
         case .rescanFailed(let reason):
             "rescan failed: \(reason)"
@@ -35,7 +35,7 @@ public enum LibraryWatcherEvent: Sendable, CustomStringConvertible {
 
     private static func sample(_ paths: [String]) -> String {
         guard !paths.isEmpty else { return "" }
-        let shown = paths.prefix(3).map { $0.isEmpty ? "(the whole library)" : $0 }.joined(separator: ", ")
+        let shown = paths.prefix(3).joined(separator: ", ")
         return " (\(shown)\(paths.count > 3 ? ", …" : ""))"
     }
 }
