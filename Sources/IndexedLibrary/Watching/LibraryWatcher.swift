@@ -39,8 +39,8 @@ public final class LibraryWatcher: Sendable {
 
     /// What a started watcher holds until it stops.
     private struct Running: Sendable {
-        /// The stop pipe: writing to `signal` wakes the thread's `poll(2)`.
-        let signal: Int32, signalled: Int32
+        /// The stop pipe's ends: a byte written to `stopWriteEnd` wakes the thread's `poll(2)`.
+        let stopWriteEnd: Int32, stopReadEnd: Int32
         let threadEnded: AsyncStream<Void>
         let rescanRequests: AsyncStream<Void>.Continuation
         let rescans: Task<Void, Never>
@@ -96,9 +96,9 @@ public final class LibraryWatcher: Sendable {
                     }
                     do {
                         report(.rescanned(changedPaths: paths.sorted(), summary: try await rescan()))
-                    } catch is CancellationError {
-                        break
                     } catch {
+                        // Stopping cancels a rescan in progress: that is no failure.
+                        if Task.isCancelled { break }
                         report(.rescanFailed("\(error)"))
                     }
                 }
@@ -117,7 +117,7 @@ public final class LibraryWatcher: Sendable {
             }
             thread.name = "assets-picker library watcher"
             thread.start()
-            state = .running(Running(signal: ends[1], signalled: ends[0], threadEnded: threadEnded,
+            state = .running(Running(stopWriteEnd: ends[1], stopReadEnd: ends[0], threadEnded: threadEnded,
                                      rescanRequests: requestContinuation, rescans: rescans))
             return ready
         }
@@ -134,10 +134,10 @@ public final class LibraryWatcher: Sendable {
         }
         guard let running else { return }
         var byte: UInt8 = 1
-        _ = write(running.signal, &byte, 1)
+        _ = write(running.stopWriteEnd, &byte, 1)
         for await _ in running.threadEnded {}
-        close(running.signal)
-        close(running.signalled)
+        close(running.stopWriteEnd)
+        close(running.stopReadEnd)
         running.rescanRequests.finish()
         running.rescans.cancel()
         await running.rescans.value

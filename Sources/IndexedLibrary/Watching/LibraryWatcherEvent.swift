@@ -23,9 +23,8 @@ public enum LibraryWatcherEvent: Sendable, CustomStringConvertible {
         case .overflowed:
             "too many changes at once to follow one by one; rescanning the whole library"
         case let .rescanned(paths, summary):
-            (paths.contains("") ? "rescanned the whole library" : "rescanned after \(paths.count) change\(paths.count == 1 ? "" : "s")\(Self.sample(paths))")
-                + ": \(summary.added) added, \(summary.updated) updated, \(summary.moved) moved, \(summary.removed) removed, "
-                + "\(summary.failed.count) not indexable"
+            Self.cause(paths) + ": \(summary.added) added, \(summary.updated) updated, \(summary.moved) moved, "
+                + "\(summary.removed) removed, \(summary.failed.count) not indexable"
         case .rescanFailed(let reason):
             "rescan failed: \(reason)"
         case .stopped:
@@ -33,9 +32,10 @@ public enum LibraryWatcherEvent: Sendable, CustomStringConvertible {
         }
     }
 
-    private static func sample(_ paths: [String]) -> String {
-        guard !paths.isEmpty else { return "" }
+    private static func cause(_ paths: [String]) -> String {
+        if paths.isEmpty { return "rescanned on schedule" }
+        if paths.contains("") { return "rescanned the whole library" }
         let shown = paths.prefix(3).joined(separator: ", ")
-        return " (\(shown)\(paths.count > 3 ? ", …" : ""))"
+        return "rescanned after \(paths.count) change\(paths.count == 1 ? "" : "s") (\(shown)\(paths.count > 3 ? ", …" : ""))"
     }
 }
