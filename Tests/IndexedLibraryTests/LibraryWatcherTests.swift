@@ -24,6 +24,29 @@ struct LibraryWatcherTests {
         #expect(try await fixture.assets().map(\.filename).sorted() == ["new.jpg", "olympus.jpg"])
     }
 
+    @Test("a photo moved inside the library keeps its identifier; one overwritten in place is read again")
+    func movedAndOverwritten() async throws {
+        let fixture = try await WatcherFixture()
+        defer { Task { await fixture.remove() } }
+        try await fixture.start()
+        let sony = try #require(try await fixture.assets().first { $0.filename == "sony.jpg" })
+        try FileManager.default.createDirectory(at: fixture.tree.url("2020"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: fixture.tree.url("2019/sony.jpg"), to: fixture.tree.url("2020/renamed.jpg"))
+        #expect(try await fixture.eventually { try await fixture.assets().contains { $0.filename == "renamed.jpg" } })
+        #expect(try await fixture.assets().first { $0.filename == "renamed.jpg" }?.id == sony.id)
+        #expect(try await fixture.count() == 2)
+
+        let olympus = try #require(try await fixture.assets().first { $0.filename == "olympus.jpg" })
+        let replacement = try Data(contentsOf: Corpus.file("A_camera_exif/jhead__canon-300d.jpg"))
+        try replacement.write(to: fixture.tree.url("2019/olympus.jpg"))
+        #expect(try await fixture.eventually {
+            try await fixture.assets().first { $0.filename == "olympus.jpg" }?.byteSize == Int64(replacement.count)
+        })
+        let rewritten = try #require(try await fixture.assets().first { $0.filename == "olympus.jpg" })
+        #expect(rewritten.id == olympus.id)
+        #expect(rewritten.camera != olympus.camera)
+    }
+
     @Test("what changed before the watcher started is caught up with at start")
     func catchUp() async throws {
         let fixture = try await WatcherFixture()

@@ -11,12 +11,17 @@ struct LiveChangesTests {
     @Test("a photo copied into the library folder reaches an open picker; deleted, it leaves")
     func copiedAndDeleted() async throws {
         let server = try await TestServer.indexed()
-        defer { Task { await server.stop() } }
         var logger = Logger(label: "test-watcher")
         logger.logLevel = .critical
         // As `assets-picker serve` does.
-        let watcher = try #require(await PickerServer.startWatching(server.library, logger: logger))
-        defer { Task { await watcher.stop() } }
+        let watcher = await PickerServer.startWatching(server.library, logger: logger)
+        defer {
+            Task {
+                await watcher?.stop()
+                await server.stop()
+            }
+        }
+        #expect(watcher != nil)
         let session = try await server.client.createSession()
         let person = server.picker(session)
         let before = try await cameraRollCount(person)
