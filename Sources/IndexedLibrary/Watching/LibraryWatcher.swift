@@ -67,8 +67,8 @@ public final class LibraryWatcher: Sendable {
     /// Starts watching on a thread of its own and returns once the tree's folders are watched
     /// (reported as ``LibraryWatcherEvent/watching(folders:)``, or
     /// ``LibraryWatcherEvent/polling(every:reason:)`` when they cannot be): from then on no
-    /// change is missed. A first rescan then catches up with changes made before. Does nothing
-    /// if the watcher was started before.
+    /// change is missed. A first rescan then catches up with changes made before. The watcher
+    /// runs until ``stop()``. Does nothing if the watcher was started before.
     public func start() async {
         guard let ready = launch() else { return }
         for await _ in ready {}
