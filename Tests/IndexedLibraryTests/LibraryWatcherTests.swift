@@ -60,7 +60,8 @@ struct LibraryWatcherTests {
 
     @Test("a photo written in several chunks is indexed once, complete, not half-written")
     func writtenInChunks() async throws {
-        let fixture = try await WatcherFixture()
+        // No ceiling on the wait for the open file here, however slow a busy machine makes the writes.
+        let fixture = try await WatcherFixture(configuration: .init(openFileWait: .seconds(3_600)))
         defer { Task { await fixture.remove() } }
         try await fixture.start()
         let content = try Data(contentsOf: Corpus.file("A_camera_exif/jhead__canon-300d.jpg"))
