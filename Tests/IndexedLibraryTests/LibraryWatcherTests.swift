@@ -178,6 +178,34 @@ struct LibraryWatcherTests {
         #expect(try await fixture.eventually { try await fixture.count() == 3 })
     }
 
+    @Test("when the library folder itself goes away, watching ends with the reason, and the index is kept")
+    func rootRemoved() async throws {
+        let fixture = try await WatcherFixture()
+        try await fixture.start()
+        let moved = fixture.tree.root.deletingLastPathComponent().appendingPathComponent("moved-\(UUID().uuidString)")
+        try FileManager.default.moveItem(at: fixture.tree.root, to: moved)
+        defer {
+            Task {
+                await fixture.watcher.stop()
+                try? FileManager.default.removeItem(at: moved)
+            }
+        }
+        // Then a rescan at once, which cannot read the folder: it fails and removes nothing.
+        let reported = try await fixture.eventually {
+            let events = fixture.log.all
+            guard let polling = events.firstIndex(where: { event in
+                if case .polling(_, let reason) = event { return reason.contains("deleted or moved") }
+                return false
+            }) else { return false }
+            return events[polling...].contains { event in
+                if case .rescanFailed = event { return true }
+                return false
+            }
+        }
+        #expect(reported)
+        #expect(try await fixture.count() == 2)
+    }
+
     @Test("stop() ends the watcher: it reports nothing more and changes are left to the next one")
     func stop() async throws {
         let fixture = try await WatcherFixture()
