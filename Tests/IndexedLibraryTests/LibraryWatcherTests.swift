@@ -206,12 +206,14 @@ struct LibraryWatcherTests {
         #expect(try await fixture.count() == 2)
     }
 
-    @Test("stop() ends the watcher: it reports nothing more and changes are left to the next one")
+    @Test("stop() ends the watcher: its descriptor is closed, it reports nothing more, changes are left to the next one")
     func stop() async throws {
         let fixture = try await WatcherFixture()
         defer { fixture.tree.remove() }
         try await fixture.start()
+        #expect(try Self.inotifyDescriptors(watching: fixture.tree.root) == 1)
         await fixture.watcher.stop()
+        #expect(try Self.inotifyDescriptors(watching: fixture.tree.root) == 0)
         await fixture.watcher.stop()
         guard case .stopped = try #require(fixture.log.all.last) else {
             Issue.record("the last report is \(String(describing: fixture.log.all.last)), not stopped")
@@ -225,6 +227,21 @@ struct LibraryWatcherTests {
         #expect(try await fixture.eventually { try await fixture.count() == 3 })
         await next.stop()
         #expect(fixture.log.all.count == reportsAtStop)
+    }
+}
+
+extension LibraryWatcherTests {
+    /// How many of this process' inotify descriptors watch `folder`, as `/proc/self/fdinfo`
+    /// lists their watches (`inotify wd:1 ino:<hex inode> sdev:...`): one per running watcher
+    /// of it, none once its descriptor is closed.
+    static func inotifyDescriptors(watching folder: URL) throws -> Int {
+        let inode = try #require(try FileManager.default.attributesOfItem(atPath: folder.path)[.systemFileNumber] as? NSNumber)
+        let needle = " ino:\(String(inode.uint64Value, radix: 16)) "
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fdinfo")
+        return descriptors.filter { descriptor in
+            let info = (try? String(contentsOfFile: "/proc/self/fdinfo/\(descriptor)", encoding: .utf8)) ?? ""
+            return info.split(separator: "\n").contains { $0.hasPrefix("inotify ") && $0.contains(needle) }
+        }.count
     }
 }
 
