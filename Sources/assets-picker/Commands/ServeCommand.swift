@@ -14,6 +14,8 @@ struct ServeCommand: AsyncParsableCommand {
             Client programs authenticate with the client key (--client-key, or the \
             ASSETS_PICKER_CLIENT_KEY environment variable; else a new one is made and printed). \
             A session is made at start so that you can try the picker at once. \
+            An indexed library is watched: files added or removed in its folder appear in open pickers \
+            (--no-watch: only what 'assets-picker index' finds). \
             Stops cleanly on SIGINT or SIGTERM.
             """
     )
@@ -40,6 +42,9 @@ struct ServeCommand: AsyncParsableCommand {
                 return url
             })
     var publicURL: URL?
+
+    @Flag(inversion: .prefixedNo, help: "Rescan an indexed library when files change in its folder (inotify; else every 30 s).")
+    var watch = true
 
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
@@ -70,9 +75,16 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, clientKey: resolvedClientKey ?? SecretToken.make(byteCount: 24),
             sessionLifetime: .milliseconds(Int64(sessionMinutes * 60_000)), publicBaseURL: publicURL)
         let server = PickerServer(library: library, configuration: configuration)
-        try await server.run(handlesSignals: true) { port in
-            await announce(server: server, library: library, port: port)
+        let watcher = watch ? await PickerServer.startWatching(library, logger: Logger(label: "assets-picker.watcher")) : nil
+        do {
+            try await server.run(handlesSignals: true) { port in
+                await announce(server: server, library: library, port: port)
+            }
+        } catch {
+            await watcher?.stop()
+            throw error
         }
+        await watcher?.stop()
     }
 
     /// Prints where the server listens, its client key and a picker URI to try.
