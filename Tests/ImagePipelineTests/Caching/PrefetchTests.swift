@@ -10,7 +10,8 @@ struct PrefetchTests {
 
     @Test("a visible request starts before queued prefetch work, with a slow decode")
     func visibleFirst() async throws {
-        let rendering = TestRendering(delay: .seconds(1))
+        // Prefetch renders are held until the visible one is done: however slow the machine, the first cannot end and free its slot.
+        let rendering = TestRendering(holding: "prefetch-")
         let manager = CachingImageManager(configuration: ImageManagerConfiguration(maxConcurrentRenders: 2), rendering: rendering)
         let sources = try await (0..<8).asyncMap { try await TestSources.source("A_camera_exif/pillow__flower.jpg", key: "prefetch-\($0)") }
         let visible = try await TestSources.source("A_camera_exif/pillow__flower.jpg", key: "visible")
@@ -23,6 +24,7 @@ struct PrefetchTests {
         let position = try #require(order.firstIndex(of: "visible"))
         #expect(position == 1, "only the prefetch already running may start before it: \(order)")
         manager.stopCachingAll()
+        rendering.releaseHeld()
     }
 
     @Test("prefetched images are then served from the memory cache")

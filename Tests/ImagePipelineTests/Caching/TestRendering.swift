@@ -4,22 +4,48 @@ import ImagePipeline
 import Synchronization
 import TestSupport
 
-/// A renderer for tests: real libvips renders, optionally slowed down, with a log of what
-/// started in which order.
+/// A renderer for tests: real libvips renders, optionally slowed down or held until the test
+/// lets them go, with a log of what started in which order.
 final class TestRendering: ImageRendering {
     let delay: Duration
+    private let heldPrefix: String?
     private let real = LibvipsImageRendering()
     private let log = Mutex<[String]>([])
+    private let hold = Mutex<(released: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
 
-    init(delay: Duration = .zero) {
+    /// - Parameters:
+    ///   - delay: How long each render sleeps before it renders.
+    ///   - heldPrefix: Renders of asset keys with this prefix wait for ``releaseHeld()`` (a decode
+    ///     as slow as the test needs, whatever the machine's load).
+    init(delay: Duration = .zero, holding heldPrefix: String? = nil) {
         self.delay = delay
+        self.heldPrefix = heldPrefix
     }
 
     /// The asset keys of the renders started, in order.
     var started: [String] { log.withLock { $0 } }
 
+    /// Lets held renders (and those that come later) go on.
+    func releaseHeld() {
+        let waiting = hold.withLock { state in
+            state.released = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        waiting.forEach { $0.resume() }
+    }
+
     func render(_ source: ImageSourceFile, request: ImageRequest) async throws -> ImageResult {
         log.withLock { $0.append(source.assetKey) }
+        if let heldPrefix, source.assetKey.hasPrefix(heldPrefix) {
+            await withCheckedContinuation { continuation in
+                let released = hold.withLock { state in
+                    if !state.released { state.waiting.append(continuation) }
+                    return state.released
+                }
+                if released { continuation.resume() }
+            }
+        }
         if delay > .zero { try await Task.sleep(for: delay) }
         return try await real.render(source, request: request)
     }
