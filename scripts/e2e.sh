@@ -16,7 +16,7 @@ binary=$(realpath "$1")
 shift
 
 artifacts=test-artifacts/e2e
-mkdir -p "$artifacts"
+rm -rf "$artifacts" && mkdir -p "$artifacts"  # only this run's screenshots and logs
 workdir=$(mktemp -d "${TMPDIR:-/tmp}/assets-picker-e2e.XXXXXX")
 server_pid=""
 cleanup() {
