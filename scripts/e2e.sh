@@ -30,7 +30,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-client_key=$(python3 -c "import secrets; print(secrets.token_urlsafe(24))")
+client_key=$(python3 -c "import secrets; print(secrets.token_hex(24))")
 ASSETS_PICKER_DEMO_LIBRARY="$workdir/demo" XDG_CACHE_HOME="$workdir/cache" \
   "$binary" serve --port 0 --client-key "$client_key" --json >"$workdir/announcement.json" 2>"$workdir/server.log" &
 server_pid=$!

@@ -60,7 +60,7 @@ class Server:
     """`assets-picker serve --json` on its own copy of the demo library and an empty rendition cache."""
 
     def __init__(self, binary, workdir):
-        self.key = secrets.token_urlsafe(24)
+        self.key = secrets.token_hex(24)
         self.log_path = workdir / "server.log"
         environment = dict(os.environ, ASSETS_PICKER_DEMO_LIBRARY=str(workdir / "demo"),
                            XDG_CACHE_HOME=str(workdir / "cache"))
@@ -232,7 +232,7 @@ def table(report):
                      f"{http_['ratio']:.2f}x (>= {http_['target']:.1f}x {ok})"))
     if grid:
         cold, cells = grid["cold"], grid["cold"]["cells"]
-        rows.append((f"grid first screen, cold, ms from click ({cells} cells)", f"{cold['fromClickMs']:.0f}", "",
+        rows.append((f"grid first screen, cold, ms from click ({cells} cells on screen)", f"{cold['fromClickMs']:.0f}", "",
                      "reported"))
         rows.append(("grid first screen, cold, ms from navigation start", f"{cold['fromNavigationMs']:.0f}", "", ""))
         ok = "ok" if grid["warmMedianFromClickMs"] <= grid["warmTargetMs"] else "MISSED"
@@ -244,7 +244,7 @@ def table(report):
     lines = [f"AssetsPicker web benchmarks ({report['library']}; {report['cores']} cores; "
              f"{report['when']})"]
     for number, row in enumerate(rows):
-        lines.append("  ".join([row[0].ljust(widths[0])] + [row[i].rjust(widths[i]) for i in (1, 2)] + [row[3]]))
+        lines.append("  ".join([row[0].ljust(widths[0])] + [row[i].rjust(widths[i]) for i in (1, 2)] + [row[3]]).rstrip())
         if number == 0:
             lines.append("-" * len(lines[-1]))
     if http_:
