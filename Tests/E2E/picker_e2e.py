@@ -209,9 +209,11 @@ class Page:
             return f"(the page could not be read: {error.msg})"
 
     def images_loaded(self, container_selector):
-        """Whether every <img> with a src in the container finished loading with pixels."""
+        """Whether every <img> of the container that is on screen finished loading with pixels."""
         return self.script("""
-            const images = [...document.querySelectorAll(arguments[0] + ' img')].filter(i => i.getAttribute('src'));
+            const onScreen = e => { const b = e.getBoundingClientRect();
+                return b.width > 0 && b.bottom > 0 && b.top < innerHeight && b.right > 0 && b.left < innerWidth; };
+            const images = [...document.querySelectorAll(arguments[0] + ' img')].filter(onScreen);
             return images.length > 0 && images.every(i => i.complete && i.naturalWidth > 0);""",
                            container_selector)
 
@@ -229,10 +231,17 @@ class Page:
         ActionChains(self.driver).send_keys(key).perform()
 
     def next_frame(self):
-        """Resolves after the page painted twice (styles applied, e.g. after a colour scheme change)."""
+        """Returns after the page painted twice (styles applied, e.g. after a colour scheme change)
+        and its finite CSS transitions and animations ended (a colour fade, say)."""
         self.driver.execute_async_script(
             "const done = arguments[arguments.length - 1];"
             " requestAnimationFrame(() => requestAnimationFrame(() => done(true)));")
+        try:
+            WebDriverWait(self.driver, 5, poll_frequency=0.05).until(lambda d: d.execute_script(
+                "return document.getAnimations().every(a => a.playState !== 'running'"
+                " || a.effect?.getTiming().iterations === Infinity);"))
+        except TimeoutException:
+            pass  # a screenshot mid-fade is still a screenshot
 
     def screenshots(self, artifacts, name):
         """Saves NAME-light.png and NAME-dark.png (prefers-color-scheme emulated); returns the light one."""
