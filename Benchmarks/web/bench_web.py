@@ -240,6 +240,9 @@ def table(report):
                      f"{grid['warmMedianFromClickMs']:.0f}", "", f"<= {grid['warmTargetMs']} ms {ok}"))
         rows.append(("grid first screen, warm, ms from navigation start", f"{grid['warmMedianFromNavigationMs']:.0f}",
                      "", ""))
+        last = grid["warm"][-1]
+        rows.append(("grid first screen, warm: image requests (from browser cache)",
+                     f"{last['imageRequests']} ({last['imageRequestsFromBrowserCache']})", "", ""))
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     lines = [f"AssetsPicker web benchmarks ({report['library']}; {report['cores']} cores; "
              f"{report['when']})"]

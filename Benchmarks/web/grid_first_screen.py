@@ -32,6 +32,15 @@ READ_MARK = """
 """
 
 
+# The image requests since the click, up to the mark: how many, and how many the browser's cache
+# answered (no bytes over the network).
+IMAGE_REQUESTS = """
+    const [clicked, mark] = arguments;
+    const requests = performance.getEntriesByType('resource')
+        .filter(r => r.name.includes('/image?') && r.startTime >= clicked && r.startTime <= mark);
+    return [requests.length, requests.filter(r => r.transferSize === 0).length];
+"""
+
 # The cells of the first screen: those inside the viewport.
 VISIBLE_CELLS = """
     return [...document.querySelectorAll('#grid .cell')].filter(cell => {
@@ -51,7 +60,8 @@ def make_driver(width=1280, height=860):
 
 
 def open_grid(driver, picker_uri):
-    """Loads the picker page, opens All Photos and answers (ms from navigation, ms from click, cells on screen)."""
+    """Loads the picker page, opens All Photos and answers the mark's time from the navigation's
+    start and from the click, the cells on screen and the image requests made until the mark."""
     driver.get(picker_uri)
     wait = WebDriverWait(driver, WAIT_SECONDS, poll_frequency=0.02)
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#album-list button.album"))
@@ -63,21 +73,20 @@ def open_grid(driver, picker_uri):
     if mark is None:
         raise RuntimeError("the grid is ready but no 'grid-first-screen' performance mark was made")
     cells = driver.execute_script(VISIBLE_CELLS)
-    return mark, mark - clicked, cells
+    requests, cached = driver.execute_script(IMAGE_REQUESTS, clicked, mark)
+    return {"fromNavigationMs": round(mark, 1), "fromClickMs": round(mark - clicked, 1), "cells": cells,
+            "imageRequests": requests, "imageRequestsFromBrowserCache": cached}
 
 
 def measure(picker_uri, warm_runs=3):
     """The first grid opened in a new browser (cold), then `warm_runs` reloads of the same page.
 
-    Answers {"cold": {...}, "warm": [{...}, ...]}, each with fromNavigationMs, fromClickMs, cells.
+    Answers {"cold": {...}, "warm": [{...}, ...]}, each as open_grid answers.
     """
     driver = make_driver()
     try:
-        def run():
-            from_navigation, from_click, cells = open_grid(driver, picker_uri)
-            return {"fromNavigationMs": round(from_navigation, 1), "fromClickMs": round(from_click, 1), "cells": cells}
-        cold = run()
-        warm = [run() for _ in range(warm_runs)]
+        cold = open_grid(driver, picker_uri)
+        warm = [open_grid(driver, picker_uri) for _ in range(warm_runs)]
         return {"cold": cold, "warm": warm}
     finally:
         driver.quit()
