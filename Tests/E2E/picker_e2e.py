@@ -24,7 +24,10 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from selenium import webdriver
+try:
+    from selenium import webdriver
+except ImportError:
+    sys.exit("e2e: selenium is missing: run scripts/install-e2e-dependencies.sh")
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
