@@ -6,7 +6,8 @@ opens the session's pickerUri, goes from the album list to All Photos, picks 3 p
 mouse and 2 with the keyboard, is told the maximum when trying a 6th, opens the browser on a
 pick, comes back and presses Done. The client then polls the session, lists exactly those 5
 items in pick order, downloads one at 300x200 (fill, JPEG) and checks the JPEG's pixel size, and
-the pickerUri answers 410 Gone. Screenshots of the three pages, light and dark, are saved.
+the pickerUri answers 410 Gone. Screenshots of the three pages, light and dark, are saved. A second
+session, with the page switched to Simplified Chinese, is cancelled and lists no items.
 
 Run by scripts/e2e.sh, which starts the server:
     python3 Tests/E2E/picker_e2e.py --base http://127.0.0.1:PORT/ --key CLIENT_KEY \
@@ -33,7 +34,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 MAX_ITEMS = 5
@@ -324,27 +325,33 @@ def run(arguments, scenario):
     try:
         run_browser(page, picker_uri, artifacts, scenario, arguments)
         picked = page.picked
+        check_results(client, session, picked, artifacts, scenario)
+        run_cancel(page, client, artifacts, scenario)
     except Exception:
         report_page(page, artifacts, scenario)
         raise
     finally:
         driver.quit()
-    check_results(client, session, picked, artifacts, scenario)
+
+
+def wait_finished(client, session):
+    """Polls the session as a client does until mediaItemsSet; answers the session."""
+    interval = float(session["pollingConfig"]["pollInterval"])
+    deadline = time.monotonic() + WAIT_SECONDS
+    while True:
+        current = client.session(session["id"])
+        if current["mediaItemsSet"]:
+            return current
+        if time.monotonic() > deadline:
+            raise StepFailed(f"the session never got mediaItemsSet: {current}")
+        time.sleep(min(interval, 0.5))  # the client's polling interval (capped), not a wait for the page
 
 
 def check_results(client, session, picked, artifacts, scenario):
     """The client's side after Done: the picks, in pick order, a rendition, the pickerUri gone."""
     picker_uri = session["pickerUri"]
     scenario.begin("the client polls the session until mediaItemsSet")
-    interval = float(session["pollingConfig"]["pollInterval"])
-    deadline = time.monotonic() + WAIT_SECONDS
-    while True:
-        current = client.session(session["id"])
-        if current["mediaItemsSet"]:
-            break
-        if time.monotonic() > deadline:
-            raise StepFailed(f"the session never got mediaItemsSet after Done: {current}")
-        time.sleep(min(interval, 0.5))  # the client's polling interval (capped), not a wait for the page
+    current = wait_finished(client, session)
     if current["state"] != "complete" or current.get("pickedCount") != MAX_ITEMS:
         raise StepFailed(f"after Done the session should be complete with {MAX_ITEMS} items: {current}")
 
@@ -491,6 +498,43 @@ def run_browser(page, picker_uri, artifacts, scenario, arguments):
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(light_grid, target)
         print(f"e2e: copied the light grid screenshot to {target.relative_to(REPOSITORY)}")
+
+
+def run_cancel(page, client, artifacts, scenario):
+    """A second session: the page switched to Simplified Chinese, one pick, then Cancel; the client
+    gets a finished session with no items."""
+    scenario.begin("a second session: the page in Simplified Chinese")
+    session = client.create_session(maxItems=3)
+    page.driver.get(session["pickerUri"])
+    page.wait_view("albums-view")
+    page.wait("album buttons in #album-list",
+              lambda d: d.find_elements(By.CSS_SELECTOR, "#album-list button.album"))
+    english = page.text("#done-button")
+    Select(page.driver.find_element(By.ID, "language-select")).select_by_value("zh-CN")
+    page.wait(f"#done-button to change from {english!r} in Simplified Chinese",
+              lambda _: page.text("#done-button") not in (english, None, ""))
+    page.wait("album posters to load", lambda _: page.images_loaded("#album-list"))
+    page.driver.save_screenshot(str(artifacts / "albums-zh-CN.png"))
+
+    scenario.begin("one pick, then Cancel ends the session with no items")
+    page.driver.find_element(By.CSS_SELECTOR, "#album-list button.album").click()
+    page.wait_view("grid-view")
+    page.wait("the grid's first screen (data-grid-ready=true)",
+              lambda d: d.execute_script("return document.documentElement.dataset.gridReady") == "true",
+              GRID_WAIT_SECONDS)
+    pick_by_mouse(page, 0, 1)
+    page.driver.find_element(By.ID, "cancel-button").click()
+    page.wait('#finished[data-state="cancelled"]',
+              lambda d: d.find_elements(By.CSS_SELECTOR, '#finished[data-state="cancelled"]'))
+    current = wait_finished(client, session)
+    if current["state"] != "cancelled":
+        raise StepFailed(f"after Cancel the session should be cancelled: {current}")
+    items = client.items(session["id"])
+    if items:
+        raise StepFailed(f"a cancelled session lists {len(items)} items: {[i['id'] for i in items]}")
+    status = plain_status(session["pickerUri"])
+    if status != 410:
+        raise StepFailed(f"GET the pickerUri answered {status} after Cancel, expected 410")
 
 
 def report_page(page, artifacts, scenario):
