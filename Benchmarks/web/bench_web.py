@@ -6,6 +6,8 @@
 2. Warm thumbnails over HTTP: the first 60 assets of All Photos rendered once at 256x256 (fill,
    JPEG, quality 80) through the picker page's API, then wrk against our server and against
    nginx serving those very bytes from disk. Target: ours >= 0.7x nginx's requests per second.
+   For reference, wrk also asks our server for the page's stylesheet (answered from memory with
+   no library work): the gap between the two rows is the thumbnail path's own cost.
 
 Run by scripts/bench-web.sh (which installs nginx, wrk, chromium, selenium and builds the
 release binary):  python3 Benchmarks/web/bench_web.py --binary PATH [--runs 3] [--json]
@@ -14,6 +16,7 @@ release binary):  python3 Benchmarks/web/bench_web.py --binary PATH [--runs 3] [
 import argparse
 import json
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -22,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -178,29 +182,53 @@ def run_wrk(base, paths_file, threads, connections, duration):
     return result
 
 
+def static_file_path(server):
+    """The path of the picker page's stylesheet under /ui/: a file the server answers from memory
+    with no library work, for the reference row (the framework's own floor)."""
+    try:
+        page = http("GET", server.new_session()["pickerUri"]).decode()
+    except urllib.error.HTTPError:
+        return None  # a build without the web picker's files
+    match = re.search(r'href="(/ui/[^"]+\.css)"', page)
+    return match.group(1) if match else None
+
+
 def throughput(server, nginx_root, workdir, arguments):
     server_paths, nginx_paths = prepare_thumbnails(server, nginx_root)
     (workdir / "server-paths.txt").write_text("\n".join(server_paths) + "\n")
     (workdir / "nginx-paths.txt").write_text("\n".join(nginx_paths) + "\n")
+    static_path = static_file_path(server)
+    if static_path:
+        (workdir / "static-paths.txt").write_text(static_path + "\n")
     nginx = Nginx(nginx_root, workdir)
     try:
         same = http("GET", nginx.base + nginx_paths[0]) == http("GET", server.base + server_paths[0])
         if not same:
             raise RuntimeError("nginx and the server answer different bytes for the same thumbnail")
-        ours, theirs = [], []
-        for run in range(arguments.runs):  # alternated, so that a busy moment hurts both alike
+        ours, theirs, static = [], [], []
+        for run in range(arguments.runs):  # alternated, so that a busy moment hurts all alike
             log(f"wrk run {run + 1}/{arguments.runs}: assets-picker")
             ours.append(run_wrk(server.base, workdir / "server-paths.txt", arguments.threads,
                                 arguments.connections, arguments.duration))
             log(f"wrk run {run + 1}/{arguments.runs}: nginx")
             theirs.append(run_wrk(nginx.base, workdir / "nginx-paths.txt", arguments.threads,
                                   arguments.connections, arguments.duration))
+            if static_path:
+                log(f"wrk run {run + 1}/{arguments.runs}: assets-picker, {static_path} (reference)")
+                static.append(run_wrk(server.base, workdir / "static-paths.txt", arguments.threads,
+                                      arguments.connections, arguments.duration))
     finally:
         nginx.stop()
     median_ours = statistics.median(r["requestsPerSecond"] for r in ours)
     median_nginx = statistics.median(r["requestsPerSecond"] for r in theirs)
     sizes = [(nginx_root / p.lstrip("/")).stat().st_size for p in nginx_paths]
+    reference = None
+    if static:
+        reference = {"path": static_path, "bytes": len(http("GET", server.base + static_path)),
+                     "medianRequestsPerSecond": round(statistics.median(r["requestsPerSecond"] for r in static)),
+                     "runs": static}
     return {
+        "staticFileReference": reference,
         "files": len(nginx_paths), "meanFileBytes": round(statistics.mean(sizes)),
         "wrk": {"threads": arguments.threads, "connections": arguments.connections,
                 "duration": arguments.duration, "runs": arguments.runs},
@@ -230,6 +258,10 @@ def table(report):
                      f"{http_['assetsPicker']['medianRequestsPerSecond']:,}",
                      f"{http_['nginx']['medianRequestsPerSecond']:,}",
                      f"{http_['ratio']:.2f}x (>= {http_['target']:.1f}x {ok})"))
+        reference = http_.get("staticFileReference")
+        if reference:
+            rows.append((f"reference: {reference['path']} ({reference['bytes']:,} bytes), req/s",
+                         f"{reference['medianRequestsPerSecond']:,}", "", "the server's floor, no library work"))
     if grid:
         cold, cells = grid["cold"], grid["cold"]["cells"]
         rows.append((f"grid first screen, cold, ms from click ({cells} cells on screen)", f"{cold['fromClickMs']:.0f}", "",
