@@ -32,6 +32,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.dont_write_bytecode = True  # no __pycache__ beside the sources
 
 THUMBNAIL_QUERY = "w=256&h=256&mode=fill&format=jpeg&quality=80"
 ASSET_COUNT = 60
