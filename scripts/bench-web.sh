@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The picker server's web targets in one run, side by side (Benchmarks/web/bench_web.py):
+#   - the grid's first screen in headless Chromium, cold (fresh demo library, empty rendition
+#     cache) and warm (the page reloaded): target warm <= 150 ms to every thumbnail painted;
+#   - warm 256x256 thumbnails over HTTP, wrk against assets-picker and against nginx serving the
+#     same rendered bytes from disk: target >= 0.7x nginx's requests per second.
+# Usage:
+#   scripts/bench-web.sh                         # builds the release binary first
+#   scripts/bench-web.sh --binary PATH [--json] [--runs 3] [--duration 10s] [--skip-browser|--skip-http]
+# Installs what is missing from Debian (nginx, wrk, chromium, chromium-driver) and selenium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/opt/swift/usr/bin"
+
+binary=""
+arguments=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --binary) binary=$2; shift 2 ;;
+    --binary=*) binary=${1#--binary=}; shift ;;
+    *) arguments+=("$1"); shift ;;
+  esac
+done
+
+missing=()
+for package in nginx wrk; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing: ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  # nginx is only run by this script, on its own configuration: keep Debian's from starting one.
+  DEBIAN_FRONTEND=noninteractive RUNLEVEL=1 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+scripts/install-e2e-dependencies.sh >&2
+
+if [ -z "$binary" ]; then
+  swift build -c release --product assets-picker >&2
+  binary="$(swift build -c release --show-bin-path)/assets-picker"
+fi
+[ -x "$binary" ] || { echo "bench-web.sh: $binary is not an executable" >&2; exit 2; }
+
+export SE_OFFLINE=true
+exec python3 Benchmarks/web/bench_web.py --binary "$binary" ${arguments[@]+"${arguments[@]}"}

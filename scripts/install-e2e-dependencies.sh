@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs what the browser test (scripts/e2e.sh) needs, only what is missing (idempotent):
+# Debian's chromium and chromium-driver, a font with Chinese glyphs (the page's Simplified Chinese
+# in the screenshots), and Python's selenium from PyPI for the python3 on PATH.
+set -euo pipefail
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+
+missing=()
+for package in chromium chromium-driver fonts-wqy-microhei; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! python3 -c "import selenium" >/dev/null 2>&1; then
+  echo "Installing selenium (PyPI) for $(command -v python3)"
+  # Debian's own python3 is "externally managed" (PEP 668): pip refuses to install into it unless
+  # told to. A pyenv or venv python3 takes the plain install.
+  if ! output=$(python3 -m pip install --quiet selenium 2>&1); then
+    if grep -q "externally-managed-environment" <<<"$output"; then
+      python3 -m pip install --quiet --break-system-packages selenium
+    else
+      echo "$output" >&2
+      exit 1
+    fi
+  fi
+fi
+
+for tool in chromium chromedriver; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "install-e2e-dependencies.sh: $tool is not on PATH" >&2; exit 1; }
+done
