@@ -3,10 +3,13 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 PORT ?= 8080
 
-.PHONY: run test build dependencies
+.PHONY: run test build dependencies e2e-dependencies
 
 dependencies:
 	@scripts/install-dependencies.sh
+
+e2e-dependencies:
+	@scripts/install-e2e-dependencies.sh
 
 build: dependencies
 	swift build
@@ -15,9 +18,11 @@ build: dependencies
 run: build
 	swift run assets-picker serve --port $(PORT)
 
-## Installs what is missing, builds, runs every Swift test and the OpenAPI conformance run
+## Installs what is missing, builds, runs every Swift test, the browser end-to-end test
+## (headless Chromium; screenshots in test-artifacts/e2e/) and the OpenAPI conformance run
 ## (schemathesis) against a live server.
-test: dependencies
+test: dependencies e2e-dependencies
 	swift build --build-tests
 	swift test --skip-build --parallel
+	scripts/e2e.sh .build/debug/assets-picker
 	scripts/schemathesis.sh .build/debug/assets-picker
