@@ -49,11 +49,12 @@ public struct PickerServer: Sendable {
             logger: logger
         )
         try await withThrowingDiscardingTaskGroup { group in
-            // A change to the library makes remembered assets and fetches stale.
+            // A change to the library makes remembered assets, fetches and renditions stale.
             group.addTask {
                 for await _ in library.changes() {
                     state.assets.forgetAll()
                     state.fetches.forgetAll()
+                    state.media.renditions.forgetAll()
                 }
             }
             if handlesSignals {

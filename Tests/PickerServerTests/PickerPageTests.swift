@@ -25,6 +25,28 @@ import TestSupport
         #expect(!albums.contains { ($0["id"] as? String)?.hasSuffix("recently-deleted") == true })
     }
 
+    @Test func aQuickAnswerIsCacheableOnlyOnceTheFinalImageWasAnswered() async throws {
+        let server = try await TestServer.indexed()
+        defer { Task { await server.stop() } }
+        let person = server.picker(try await server.client.createSession())
+        let photo = try #require(try await person.cameraRollIDs(media: "photo").last)
+        let path = "assets/\(photo)/image?w=96&h=96&mode=fill"
+        let standIn = try await person.get(path + "&delivery=fast")
+        #expect(standIn.status == 200)
+        #expect(standIn.header("Cache-Control") == "no-store")
+        #expect(standIn.header("ETag") == nil)
+        let final = try await person.get(path)
+        let tag = try #require(final.header("ETag"))
+        #expect(ImageFileProbe.jpegSize(final.body)! == (96, 96))
+        let quick = try await person.get(path + "&delivery=fast")
+        #expect(quick.header("ETag") == tag)
+        #expect(quick.header("Cache-Control") == final.header("Cache-Control"))
+        #expect(quick.header("X-Image-Degraded") == "0")
+        #expect(quick.body == final.body)
+        #expect(try await person.get(path + "&delivery=fast", headers: ["If-None-Match": tag]).status == 304)
+        #expect(try await person.get(path, headers: ["If-None-Match": tag]).status == 304)
+    }
+
     @Test func windowsPageTheCameraRollInBothOrders() async throws {
         let server = try await TestServer.indexed()
         defer { Task { await server.stop() } }

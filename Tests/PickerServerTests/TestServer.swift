@@ -130,8 +130,8 @@ struct PersonAtPicker: Sendable {
     let server: TestServer
     let apiPath: String
 
-    func get(_ path: String) async throws -> HTTPAnswer {
-        try await server.request("GET", apiPath + path, authorized: false)
+    func get(_ path: String, headers: [String: String] = [:]) async throws -> HTTPAnswer {
+        try await server.request("GET", apiPath + path, headers: headers, authorized: false)
     }
 
     func send(_ method: String, _ path: String, json: Any? = nil) async throws -> HTTPAnswer {

@@ -14,10 +14,27 @@ struct MediaResponder: Sendable {
     /// `Cache-Control` of final renditions (the same URL always means the same image of one
     /// version of the original; the ETag carries the version).
     var cacheControl = "private, max-age=86400"
+    /// Final renditions answered lately, sent again without asking the library.
+    let renditions: RenditionMemo
+
+    init(library: any PhotoLibrary, renditions: RenditionMemo = RenditionMemo()) {
+        self.library = library
+        self.renditions = renditions
+    }
 
     /// The asset rendered as `query` asks; 304 when the caller's copy (`If-None-Match`) is current.
+    ///
+    /// Once the final rendition has been answered, it answers every delivery mode (it is the
+    /// best answer there is), cacheable and tagged; a `fast` answer rendered for the occasion may
+    /// be a stand-in, and is neither tagged nor stored.
     func image(of asset: Asset, query: ImageQuery, request: Request) async throws -> Response {
         let tag = entityTag(of: asset, query: query)
+        if let known = renditions.rendition(tagged: tag) {
+            if request.headers[.ifNoneMatch].map({ Self.matches($0, tag) }) == true {
+                return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: cacheControl])
+            }
+            return response(known.bytes, contentType: known.contentType, pixelSize: known.pixelSize, tag: tag, degraded: false)
+        }
         if query.delivery != .fastFormat, request.headers[.ifNoneMatch].map({ Self.matches($0, tag) }) == true {
             return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: cacheControl])
         }
@@ -27,19 +44,32 @@ struct MediaResponder: Sendable {
         } catch {
             throw Self.apiError(error, asset: asset)
         }
-        var headers: HTTPFields = [.contentType: result.format.mimeType]
-        headers[.contentLength] = String(result.data.count)
-        if query.delivery == .fastFormat {
+        let bytes = ByteBuffer(data: result.data), pixelSize = "\(result.pixelSize.width)x\(result.pixelSize.height)"
+        guard query.delivery != .fastFormat else {
             // The quickest answer may be a degraded one today and the final one tomorrow.
-            headers[.cacheControl] = "no-store"
-        } else {
+            return response(bytes, contentType: result.format.mimeType, pixelSize: pixelSize, tag: nil, degraded: result.isDegraded)
+        }
+        renditions.remember(RenditionMemo.Rendition(bytes: bytes, contentType: result.format.mimeType, pixelSize: pixelSize), tagged: tag)
+        return response(bytes, contentType: result.format.mimeType, pixelSize: pixelSize, tag: tag, degraded: result.isDegraded)
+    }
+
+    /// A rendition's answer: tagged and cacheable when it is the final one (`tag` given), else `no-store`.
+    private func response(_ bytes: ByteBuffer, contentType: String, pixelSize: String, tag: String?, degraded: Bool) -> Response {
+        var headers: HTTPFields = [.contentType: contentType]
+        headers[.contentLength] = String(bytes.readableBytes)
+        if let tag {
             headers[.eTag] = tag
             headers[.cacheControl] = cacheControl
+        } else {
+            headers[.cacheControl] = "no-store"
         }
-        headers[HTTPField.Name("X-Image-Size")!] = "\(result.pixelSize.width)x\(result.pixelSize.height)"
-        headers[HTTPField.Name("X-Image-Degraded")!] = result.isDegraded ? "1" : "0"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: result.data)))
+        headers[Self.imageSize] = pixelSize
+        headers[Self.imageDegraded] = degraded ? "1" : "0"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: bytes))
     }
+
+    private static let imageSize = HTTPField.Name("X-Image-Size")!
+    private static let imageDegraded = HTTPField.Name("X-Image-Degraded")!
 
     /// The asset's original file, or the part of it a `Range` header asks for.
     func original(of asset: Asset, request: Request, context: some RequestContext) async throws -> Response {

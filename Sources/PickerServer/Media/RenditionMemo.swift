@@ -1,0 +1,76 @@
+import Hummingbird
+import Synchronization
+
+/// The final renditions the server answered lately, ready to be sent again: a grid that is
+/// opened again, or scrolled back, is answered without touching the library or the image
+/// pipeline (no index read, no cache file, no thread hand-off).
+///
+/// Keyed by entity tag, which names one version of one original at one size, cut, format and
+/// quality; bounded in bytes, the least recently used going first. Only final renditions go in,
+/// so whatever is found may be answered to any delivery mode.
+final class RenditionMemo: Sendable {
+    /// A rendition as it goes on the wire.
+    struct Rendition: Sendable {
+        let bytes: ByteBuffer
+        let contentType: String
+        /// `WIDTHxHEIGHT`, the `X-Image-Size` header.
+        let pixelSize: String
+    }
+
+    private struct Entry {
+        let rendition: Rendition
+        var lastUse: UInt64
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var byteCount = 0
+        var clock: UInt64 = 0
+    }
+
+    /// The most bytes of renditions kept.
+    let byteLimit: Int
+    private let state = Mutex(State())
+
+    init(byteLimit: Int = 64 << 20) {
+        self.byteLimit = byteLimit
+    }
+
+    /// The rendition with this entity tag, if it is still here.
+    func rendition(tagged tag: String) -> Rendition? {
+        state.withLock { state in
+            guard state.entries[tag] != nil else { return nil }
+            state.clock += 1
+            state.entries[tag]!.lastUse = state.clock
+            return state.entries[tag]!.rendition
+        }
+    }
+
+    /// Keeps `rendition` under `tag`; when over the limit, the least recently used go until a
+    /// quarter of the room is free again (one sort for many evictions). A rendition larger than
+    /// a quarter of the limit is not kept.
+    func remember(_ rendition: Rendition, tagged tag: String) {
+        let size = rendition.bytes.readableBytes
+        guard size <= byteLimit / 4 else { return }
+        state.withLock { state in
+            state.clock += 1
+            if let old = state.entries.updateValue(Entry(rendition: rendition, lastUse: state.clock), forKey: tag) {
+                state.byteCount -= old.rendition.bytes.readableBytes
+            }
+            state.byteCount += size
+            guard state.byteCount > byteLimit else { return }
+            for (key, entry) in state.entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
+                guard state.byteCount > byteLimit * 3 / 4 else { break }
+                state.entries[key] = nil
+                state.byteCount -= entry.rendition.bytes.readableBytes
+            }
+        }
+    }
+
+    /// The bytes held now.
+    var byteCount: Int { state.withLock { $0.byteCount } }
+
+    func forgetAll() {
+        state.withLock { $0 = State() }
+    }
+}
