@@ -1,5 +1,6 @@
 import ArgumentParser
 import ImagePipeline
+import PickerServer
 
 /// `assets-picker`: browse a photo library and get images of its assets.
 @main
@@ -16,9 +17,12 @@ struct AssetsPickerCommand: AsyncParsableCommand {
                       ChangesCommand.self, DraftCommand.self]
     )
 
-    /// Caps malloc arenas before anything runs (see ``ImageRenderer/limitMallocArenas(to:)``).
-    static func main() async {
+    /// Before anything runs: caps malloc arenas (see ``ImageRenderer/limitMallocArenas(to:)``)
+    /// and lets async work run on SwiftNIO's event loops (see
+    /// ``PickerServer/runConcurrencyOnEventLoops()``; blocking work has threads of its own).
+    @MainActor static func main() async {
         ImageRenderer.limitMallocArenas(to: 2)
+        PickerServer.runConcurrencyOnEventLoops()
         await main(nil)
     }
 }

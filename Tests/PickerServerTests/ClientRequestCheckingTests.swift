@@ -31,7 +31,7 @@ import TestSupport
             #expect(answer.status == 400, "\(body)")
             #expect(answer.errorMessage.contains(named), "\(body): \(answer.errorMessage)")
         }
-        #expect(await server.server.sessions.count == 0)
+        #expect(server.server.sessions.count == 0)
         let taken = try await server.request("POST", "/v1/sessions", headers: ["Content-Type": "application/json"],
                                              body: Data(#"{"maxItems": 7, "mediaFilter": "photo", "order": "date", "preselected": []}"#.utf8))
         #expect(taken.status == 201)

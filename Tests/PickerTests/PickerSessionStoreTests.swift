@@ -18,46 +18,46 @@ import Testing
     @Test func sessionsExpireAfterTheirLifetime() async throws {
         let clock = TestClock()
         let store = PickerSessionStore(lifetime: .seconds(60), now: { clock.now })
-        let session = try await store.create(settings: PickerSessionSettings(maxItems: 3))
+        let session = try store.create(settings: PickerSessionSettings(maxItems: 3))
         #expect(session.expireTime == clock.now.addingTimeInterval(60))
         clock.advance(59)
-        #expect(await store.session(session.id) != nil)
-        #expect(await store.pickerSession(session.id, token: session.pickerToken) != nil)
-        #expect(await store.pickerSession(session.id, token: SecretToken.make()) == nil)
+        #expect(store.session(session.id) != nil)
+        #expect(store.pickerSession(session.id, token: session.pickerToken) != nil)
+        #expect(store.pickerSession(session.id, token: SecretToken.make()) == nil)
         clock.advance(1)
-        #expect(await store.session(session.id) == nil)
-        #expect(await store.pickerSession(session.id, token: session.pickerToken) == nil)
-        #expect(await store.count == 0)
+        #expect(store.session(session.id) == nil)
+        #expect(store.pickerSession(session.id, token: session.pickerToken) == nil)
+        #expect(store.count == 0)
     }
 
     @Test func finishingEndsPickingAndDeletingForgets() async throws {
         let store = PickerSessionStore()
-        let session = try await store.create(settings: PickerSessionSettings())
-        let done = try await store.finish(session.id, token: session.pickerToken, state: .complete)
+        let session = try store.create(settings: PickerSessionSettings())
+        let done = try store.finish(session.id, token: session.pickerToken, state: .complete)
         #expect(done.mediaItemsSet)
-        await #expect(throws: PickerSessionError.notPicking) {
-            try await store.finish(session.id, token: session.pickerToken, state: .cancelled)
+        #expect(throws: PickerSessionError.notPicking) {
+            try store.finish(session.id, token: session.pickerToken, state: .cancelled)
         }
-        #expect(await store.delete(session.id))
-        #expect(await store.delete(session.id) == false)
-        #expect(await store.session(session.id) == nil)
+        #expect(store.delete(session.id))
+        #expect(store.delete(session.id) == false)
+        #expect(store.session(session.id) == nil)
     }
 
     @Test func theStoreHoldsAtMostItsCapacity() async throws {
         let store = PickerSessionStore(capacity: 2)
-        _ = try await store.create(settings: PickerSessionSettings())
-        let second = try await store.create(settings: PickerSessionSettings())
-        await #expect(throws: PickerSessionError.tooManySessions(2)) { try await store.create(settings: PickerSessionSettings()) }
-        await store.delete(second.id)
-        _ = try await store.create(settings: PickerSessionSettings())
+        _ = try store.create(settings: PickerSessionSettings())
+        let second = try store.create(settings: PickerSessionSettings())
+        #expect(throws: PickerSessionError.tooManySessions(2)) { try store.create(settings: PickerSessionSettings()) }
+        store.delete(second.id)
+        _ = try store.create(settings: PickerSessionSettings())
     }
 
     @Test func watchersSeeUpdatesAndTheEnd() async throws {
         let store = PickerSessionStore()
-        let session = try await store.create(settings: PickerSessionSettings())
-        let updates = await store.updates(of: session.id)
-        _ = try await store.finish(session.id, token: session.pickerToken, state: .cancelled)
-        await store.delete(session.id)
+        let session = try store.create(settings: PickerSessionSettings())
+        let updates = store.updates(of: session.id)
+        _ = try store.finish(session.id, token: session.pickerToken, state: .cancelled)
+        store.delete(session.id)
         var states: [PickerSessionState] = []
         for await update in updates { states.append(update.state) }
         #expect(states == [.cancelled])

@@ -1,19 +1,53 @@
 import AssetsKit
 import Foundation
+import Synchronization
 
 /// The live picker sessions of a server: created by clients, picked in by people, ended by
 /// Done, Cancel, deletion or expiry.
 ///
 /// An expired session is forgotten at its first use after its expiry time (and swept when
 /// sessions are created), so every URL of it answers as an unknown one.
-public actor PickerSessionStore {
+public final class PickerSessionStore: Sendable {
     /// How long a session lives after it is created.
     public let lifetime: Duration
     /// The most sessions alive at once; creating one more fails.
     public let capacity: Int
     private let now: @Sendable () -> Date
-    private var sessions: [String: PickerSession] = [:]
-    private var watchers: [String: [UUID: AsyncStream<PickerSession>.Continuation]] = [:]
+    /// Every operation is a few dictionary reads and writes: a lock, not an actor, so that the
+    /// check each picker request makes costs no hand-off between threads.
+    private let state = Mutex(State())
+
+    private struct State {
+        var sessions: [String: PickerSession] = [:]
+        var watchers: [String: [UUID: AsyncStream<PickerSession>.Continuation]] = [:]
+        /// Watchers of sessions that ended, to be finished once the lock is released (finishing
+        /// runs their termination handlers, which take the lock).
+        var ended: [AsyncStream<PickerSession>.Continuation] = []
+
+        /// The session, unless it is unknown, deleted or expired at `time` (then it ends now).
+        mutating func session(_ id: String, at time: Date) -> PickerSession? {
+            guard let session = sessions[id] else { return nil }
+            guard session.expireTime > time else {
+                end(id)
+                return nil
+            }
+            return session
+        }
+
+        mutating func pickerSession(_ id: String, token: String, at time: Date) -> PickerSession? {
+            guard let session = session(id, at: time), SecretToken.matches(token, session.pickerToken) else { return nil }
+            return session
+        }
+
+        mutating func end(_ id: String) {
+            sessions[id] = nil
+            ended += (watchers.removeValue(forKey: id) ?? [:]).values
+        }
+
+        mutating func sweepExpired(at time: Date) {
+            for (id, session) in sessions where session.expireTime <= time { end(id) }
+        }
+    }
 
     /// A store whose sessions live `lifetime` (default 60 minutes); `now` is the clock.
     public init(lifetime: Duration = .seconds(3_600), capacity: Int = 10_000,
@@ -23,11 +57,20 @@ public actor PickerSessionStore {
         self.now = now
     }
 
+    /// Runs `body` on the state under the lock, then finishes the watchers of sessions it ended.
+    private func withState<Value>(_ body: (inout State) throws -> Value) rethrows -> Value {
+        let (value, ended) = try state.withLock { state in
+            let value = try body(&state)
+            defer { state.ended = [] }
+            return (value, state.ended)
+        }
+        for continuation in ended { continuation.finish() }
+        return value
+    }
+
     /// Starts a session with `settings`, its selection holding `preselected` (resolved already).
     /// - Throws: ``PickerSessionError/tooManySessions(_:)`` when ``capacity`` sessions are alive.
     public func create(settings: PickerSessionSettings, preselected: Preselection = .none) throws(PickerSessionError) -> PickerSession {
-        sweepExpired()
-        guard sessions.count < capacity else { throw .tooManySessions(capacity) }
         var selection = PickSelection(maximum: settings.maxItems, filter: settings.mediaFilter)
         try? selection.replace(with: preselected.assets)
         let created = now()
@@ -35,26 +78,29 @@ public actor PickerSessionStore {
         let session = PickerSession(id: SecretToken.make(), pickerToken: SecretToken.make(), settings: settings,
                                     createTime: created, expireTime: created.addingTimeInterval(seconds),
                                     selection: selection, droppedPreselected: preselected.dropped)
-        sessions[session.id] = session
+        let capacity = capacity
+        let stored = withState { state in
+            state.sweepExpired(at: created)
+            guard state.sessions.count < capacity else { return false }
+            state.sessions[session.id] = session
+            return true
+        }
+        guard stored else { throw .tooManySessions(capacity) }
         return session
     }
 
     /// The session with this identifier, unless it is unknown, deleted or expired.
     public func session(_ id: String) -> PickerSession? {
-        guard let session = sessions[id] else { return nil }
-        guard session.expireTime > now() else {
-            end(id)
-            return nil
-        }
-        return session
+        let time = now()
+        return withState { $0.session(id, at: time) }
     }
 
     /// The session whose picker URI carries `id` and `token` (compared in constant time),
     /// unless it is unknown, deleted or expired. An ended session is returned: the caller
     /// answers its picker URI with "gone".
     public func pickerSession(_ id: String, token: String) -> PickerSession? {
-        guard let session = session(id), SecretToken.matches(token, session.pickerToken) else { return nil }
-        return session
+        let time = now()
+        return withState { $0.pickerSession(id, token: token, at: time) }
     }
 
     /// Picks `asset` in the session after the other picks.
@@ -86,57 +132,56 @@ public actor PickerSessionStore {
 
     /// Changes the session while the person is picking and tells its watchers.
     private func update(_ id: String, token: String, _ change: (inout PickerSession) throws -> Void) throws -> PickerSession {
-        guard var session = pickerSession(id, token: token), session.state == .picking else {
-            throw PickerSessionError.notPicking
+        let time = now()
+        return try withState { state in
+            guard var session = state.pickerSession(id, token: token, at: time), session.state == .picking else {
+                throw PickerSessionError.notPicking
+            }
+            try change(&session)
+            state.sessions[id] = session
+            for continuation in state.watchers[id, default: [:]].values { continuation.yield(session) }
+            return session
         }
-        try change(&session)
-        sessions[id] = session
-        for continuation in watchers[id, default: [:]].values { continuation.yield(session) }
-        return session
     }
 
     /// Forgets the session: every URL of it answers as an unknown one from now on.
     /// - Returns: Whether there was such a session.
     @discardableResult
     public func delete(_ id: String) -> Bool {
-        guard session(id) != nil else { return false }
-        end(id)
-        return true
+        let time = now()
+        return withState { state in
+            guard state.session(id, at: time) != nil else { return false }
+            state.end(id)
+            return true
+        }
     }
 
     /// The session's states from now on (its selection and state changes), until it is
     /// deleted or expires; empty when there is no such session.
     public func updates(of id: String) -> AsyncStream<PickerSession> {
         let (stream, continuation) = AsyncStream<PickerSession>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        guard session(id) != nil else {
+        let key = UUID(), time = now()
+        let watching = withState { state in
+            guard state.session(id, at: time) != nil else { return false }
+            state.watchers[id, default: [:]][key] = continuation
+            return true
+        }
+        guard watching else {
             continuation.finish()
             return stream
         }
-        let key = UUID()
-        watchers[id, default: [:]][key] = continuation
         continuation.onTermination = { [weak self] _ in
-            Task { await self?.stopWatching(id, key: key) }
+            self?.withState { $0.watchers[id]?[key] = nil }
         }
         return stream
     }
 
     /// How many sessions are alive.
     public var count: Int {
-        sweepExpired()
-        return sessions.count
-    }
-
-    private func stopWatching(_ id: String, key: UUID) {
-        watchers[id]?[key] = nil
-    }
-
-    private func end(_ id: String) {
-        sessions[id] = nil
-        for continuation in (watchers.removeValue(forKey: id) ?? [:]).values { continuation.finish() }
-    }
-
-    private func sweepExpired() {
         let time = now()
-        for (id, session) in sessions where session.expireTime <= time { end(id) }
+        return withState { state in
+            state.sweepExpired(at: time)
+            return state.sessions.count
+        }
     }
 }

@@ -43,7 +43,7 @@ struct SessionRoutes: Sendable {
         let resolved = try await Preselection.resolve(preselected, in: state.library, settings: settings)
         let session: PickerSession
         do {
-            session = try await state.sessions.create(settings: settings, preselected: resolved)
+            session = try state.sessions.create(settings: settings, preselected: resolved)
         } catch {
             throw APIError(.serviceUnavailable, code: "tooManySessions", error.description)
         }
@@ -59,7 +59,7 @@ struct SessionRoutes: Sendable {
 
     private func delete(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
-        guard await state.sessions.delete(id) else { throw APIError.notFound }
+        guard state.sessions.delete(id) else { throw APIError.notFound }
         return Response(status: .noContent)
     }
 
@@ -89,7 +89,7 @@ struct SessionRoutes: Sendable {
 
     /// The session the path names; 404 when it is unknown, deleted or expired.
     private func session(_ context: BasicRequestContext) async throws -> PickerSession {
-        guard let session = await state.sessions.session(try context.parameters.require("id")) else { throw APIError.notFound }
+        guard let session = state.sessions.session(try context.parameters.require("id")) else { throw APIError.notFound }
         return session
     }
 

@@ -16,7 +16,7 @@ struct PickerEvents: Sendable {
         api.get("events") { _, context in
             let grant = try await grant(context)
             // Subscribed before the stream opens, so nothing that happens after the page sees it open is missed.
-            let events = merged(library: state.library.changes(), session: await state.sessions.updates(of: grant.session.id))
+            let events = merged(library: state.library.changes(), session: state.sessions.updates(of: grant.session.id))
             let body = ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
                 for await event in events {

@@ -57,7 +57,7 @@ struct PickerPageRoutes: Sendable {
     /// when it has ended (unless `allowEnded`).
     func access(_ context: BasicRequestContext, allowEnded: Bool = false) async throws -> PickerAccess {
         let id = try context.parameters.require("session"), token = try context.parameters.require("token")
-        guard let session = await state.sessions.pickerSession(id, token: token) else { throw APIError.notFound }
+        guard let session = state.sessions.pickerSession(id, token: token) else { throw APIError.notFound }
         guard session.state == .picking else {
             if allowEnded { return .ended }
             throw APIError.gone

@@ -11,12 +11,12 @@ struct PickerPicking: Sendable {
         api.post("selection/:asset") { _, context in
             let grant = try await grant(context)
             let asset = try await asset(context, session: grant.session)
-            return try await selection { try await state.sessions.pick(asset, session: grant.session.id, token: grant.token) }
+            return try await selection { try state.sessions.pick(asset, session: grant.session.id, token: grant.token) }
         }
         api.delete("selection/:asset") { _, context in
             let grant = try await grant(context)
             guard let uuid = ItemResource.uuid(fromPathComponent: try context.parameters.require("asset")) else { throw APIError.notFound }
-            return try await selection { try await state.sessions.unpick(uuid, session: grant.session.id, token: grant.token) }
+            return try await selection { try state.sessions.unpick(uuid, session: grant.session.id, token: grant.token) }
         }
         api.put("selection") { request, context in
             let grant = try await grant(context)
@@ -27,7 +27,7 @@ struct PickerPicking: Sendable {
             }
             let assets = try await state.visibleAssets(uuids, session: grant.session)
             guard assets.count == Set(uuids).count else { throw APIError.notFound }
-            return try await selection { try await state.sessions.replacePicks(assets, session: grant.session.id, token: grant.token) }
+            return try await selection { try state.sessions.replacePicks(assets, session: grant.session.id, token: grant.token) }
         }
         api.post("done") { _, context in try await finish(context, grant: grant, as: .complete) }
         api.post("cancel") { _, context in try await finish(context, grant: grant, as: .cancelled) }
@@ -58,7 +58,7 @@ struct PickerPicking: Sendable {
     private func finish(_ context: BasicRequestContext, grant: GrantResolver, as final: PickerSessionState) async throws -> Response {
         let grant = try await grant(context)
         do {
-            let session = try await state.sessions.finish(grant.session.id, token: grant.token, state: final)
+            let session = try state.sessions.finish(grant.session.id, token: grant.token, state: final)
             state.logger.info("picker session finished", metadata: [
                 "session": "\(session.id)", "state": "\(final.rawValue)", "picked": "\(session.pickedItems.count)",
             ])

@@ -91,7 +91,7 @@ struct ServeCommand: AsyncParsableCommand {
     private func announce(server: PickerServer, library: any PhotoLibrary, port: Int) async {
         let shownHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : (host.contains(":") ? "[\(host)]" : host)
         let base = server.configuration.publicBaseURL?.absoluteString.trimmingSuffix("/") ?? "http://\(shownHost):\(port)"
-        let trial = try? await server.sessions.create(settings: PickerSessionSettings())
+        let trial = try? server.sessions.create(settings: PickerSessionSettings())
         let pickerURI = trial.map { "\(base)/picker/\($0.id)/\($0.pickerToken)/" }
         let announcement = Announcement(url: base + "/", port: port, clientKey: server.configuration.clientKey,
                                         library: library.rootURL.path, backend: library.backendName, pickerUri: pickerURI)
