@@ -43,14 +43,18 @@ extension IndexedLibrary {
     }
 
     /// Every change written through this library (scans included) as it is committed, merged
-    /// per transaction. The stream ends when the consumer stops listening.
+    /// per transaction, from the moment of the call: a change committed right after it returns
+    /// is in the stream. The stream ends when the consumer stops listening.
     public func changes() -> AsyncStream<LibraryChange> {
         let (stream, continuation) = AsyncStream<LibraryChange>.makeStream()
         let latestToken = ValueObservation.tracking { db in
             try Int64.fetchOne(db, sql: "SELECT MAX(token) FROM change") ?? 0
         }
+        // The observation starts later, in its task: changes committed before its first value
+        // are found by comparing that value with the token of now.
+        let now = (try? database.pool.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(token) FROM change") ?? 0 }).map(ChangeToken.init)
         let task = Task { [self] in
-            var seen: ChangeToken?
+            var seen = now
             // An observation fails only when the database can no longer be read: the stream ends.
             try? await {
                 for try await latest in latestToken.values(in: database.pool) {
