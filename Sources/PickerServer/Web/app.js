@@ -3,7 +3,7 @@
 
 import * as api from "./api.js";
 import { AlbumList } from "./albums.js";
-import { AssetSource } from "./asset-source.js";
+import { AssetSource, preloadFirstPage, forgetPreloads } from "./asset-source.js";
 import { Browser } from "./browser.js";
 import { listen } from "./events.js";
 import { Grid } from "./grid.js";
@@ -88,6 +88,13 @@ function showAlbums() {
   // Back from a grid, the focus returns to that album's button.
   albumList.focus(currentAlbum?.id);
   currentAlbum = null;
+  preloadCameraRoll();
+}
+
+/** The first window of All Photos, fetched while the album list shows, so that its grid opens at once. */
+function preloadCameraRoll() {
+  const cameraRoll = albumList.albums.find((album) => album.kind === "cameraRoll");
+  if (cameraRoll) preloadFirstPage(cameraRoll.id, gridQuery());
 }
 
 function gridQuery() {
@@ -203,8 +210,10 @@ setUpImporting($("import-tools"), session.library, {
 
 /** The library changed: new counts and posters, and the grid's window fetched again. */
 async function refreshLibrary() {
+  forgetPreloads();
   try {
     const albums = await albumList.load();
+    if (currentView() === "albums") preloadCameraRoll();
     if (currentAlbum) {
       currentAlbum = albums.find((album) => album.id === currentAlbum.id) ?? currentAlbum;
       if (currentView() === "grid") {

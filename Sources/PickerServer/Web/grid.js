@@ -6,7 +6,7 @@
 import * as api from "./api.js";
 import { makeCell, fillCell, markCell, labelCell, loadDeferred, cancelLoads } from "./cell.js";
 import { gridOpening, awaitFirstScreen } from "./first-screen.js";
-import { noteScroll } from "./thumb-upgrade.js";
+import { noteScroll, upgradeNow } from "./thumb-upgrade.js";
 
 const GAP = 4; // between cells, and around the rows (room for the focus ring)
 const MIN_CELL = 112; // CSS pixels
@@ -107,7 +107,7 @@ export class Grid {
     for (let row = firstVisible; row <= lastVisible; row += 1) {
       for (const img of this.rowElements.get(row)?.querySelectorAll("img.thumb") ?? []) images.push(img);
     }
-    awaitFirstScreen(images);
+    awaitFirstScreen(images).then((marked) => marked && upgradeNow());
   }
 
   /** The library changed: fetch the window again where the person is. */

@@ -21,6 +21,14 @@ export function watchThumb(img, assetId) {
   }, { once: true });
 }
 
+/**
+ * The first screen is done: sharpen it now, so that the browser caches the final thumbnails
+ * (and sharp-memory.js notes them) before the person scrolls on, or reloads.
+ */
+export function upgradeNow() {
+  if (queue.size) schedule(0);
+}
+
 /** The grid scrolled: sharpening waits for a pause. */
 export function noteScroll() {
   lastScroll = performance.now();
