@@ -19,6 +19,10 @@ const languageSelect = $("language-select");
 setLanguage(preferredLanguage());
 languageSelect.value = document.documentElement.lang;
 
+// The album list is asked for alongside the session, not after it.
+const firstAlbums = api.getAlbums();
+firstAlbums.catch(() => undefined); // if the session failed, that says what happened
+
 let session;
 try {
   session = await api.getSession();
@@ -244,7 +248,7 @@ feed = listen({
 
 // Start on the album list.
 try {
-  await albumList.load();
+  await albumList.load(firstAlbums);
   showAlbums();
   if (session.droppedPreselected?.length) announce(t("droppedPreselected", { count: session.droppedPreselected.length }));
 } catch (error) {

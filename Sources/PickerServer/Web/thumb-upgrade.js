@@ -17,7 +17,9 @@ let lastScroll = 0;
 export function watchThumb(img, assetId) {
   img.addEventListener("load", () => {
     queue.add({ img, assetId, px: Number(img.dataset.px) });
-    schedule(BATCH_MS);
+    // Once the first screen is done, a thumbnail loading late (its load event may follow the
+    // first screen's decode) need not wait for company.
+    schedule(gridIsReady() ? 0 : BATCH_MS);
   }, { once: true });
 }
 
