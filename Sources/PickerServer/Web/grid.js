@@ -120,6 +120,8 @@ export class Grid {
     this.awaitingFirstScreen = false;
     loadDeferred(this.sizer);
     if (marked) upgradeNow();
+    const { firstVisible, lastVisible } = this.visibleRows();
+    this.schedulePrefetch(firstVisible, lastVisible);
   }
 
   /** The library changed: fetch the window again where the person is. */
@@ -253,7 +255,8 @@ export class Grid {
     }
     this.source.loadRange(first * this.columns, Math.min(this.total - 1, (last + 1) * this.columns - 1))
       .catch((error) => this.onError(error));
-    this.schedulePrefetch(firstVisible, lastVisible);
+    // The server renders the first screen before it renders ahead.
+    if (!this.awaitingFirstScreen) this.schedulePrefetch(firstVisible, lastVisible);
   }
 
   makeRow(row) {
