@@ -17,9 +17,9 @@ export class AlbumList {
     });
   }
 
-  /** Fetches the albums again and shows them. */
-  async load() {
-    const albums = await getAlbums();
+  /** Fetches the albums again (or takes those `pending` brings) and shows them. */
+  async load(pending = getAlbums()) {
+    const albums = await pending;
     // The server lists the camera roll first; keep it first even if that ever changes.
     this.albums = [...albums.filter((album) => album.kind === "cameraRoll"), ...albums.filter((album) => album.kind !== "cameraRoll")];
     this.render();

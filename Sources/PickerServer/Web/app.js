@@ -3,7 +3,7 @@
 
 import * as api from "./api.js";
 import { AlbumList } from "./albums.js";
-import { AssetSource } from "./asset-source.js";
+import { AssetSource, preloadFirstPage, forgetPreloads } from "./asset-source.js";
 import { Browser } from "./browser.js";
 import { listen } from "./events.js";
 import { Grid } from "./grid.js";
@@ -18,6 +18,10 @@ const $ = (id) => document.getElementById(id);
 const languageSelect = $("language-select");
 setLanguage(preferredLanguage());
 languageSelect.value = document.documentElement.lang;
+
+// The album list is asked for alongside the session, not after it.
+const firstAlbums = api.getAlbums();
+firstAlbums.catch(() => undefined); // if the session failed, that says what happened
 
 let session;
 try {
@@ -88,6 +92,13 @@ function showAlbums() {
   // Back from a grid, the focus returns to that album's button.
   albumList.focus(currentAlbum?.id);
   currentAlbum = null;
+  preloadCameraRoll();
+}
+
+/** The first window of All Photos, fetched while the album list shows, so that its grid opens at once. */
+function preloadCameraRoll() {
+  const cameraRoll = albumList.albums.find((album) => album.kind === "cameraRoll");
+  if (cameraRoll) preloadFirstPage(cameraRoll.id, gridQuery());
 }
 
 function gridQuery() {
@@ -203,8 +214,10 @@ setUpImporting($("import-tools"), session.library, {
 
 /** The library changed: new counts and posters, and the grid's window fetched again. */
 async function refreshLibrary() {
+  forgetPreloads();
   try {
     const albums = await albumList.load();
+    if (currentView() === "albums") preloadCameraRoll();
     if (currentAlbum) {
       currentAlbum = albums.find((album) => album.id === currentAlbum.id) ?? currentAlbum;
       if (currentView() === "grid") {
@@ -235,7 +248,7 @@ feed = listen({
 
 // Start on the album list.
 try {
-  await albumList.load();
+  await albumList.load(firstAlbums);
   showAlbums();
   if (session.droppedPreselected?.length) announce(t("droppedPreselected", { count: session.droppedPreselected.length }));
 } catch (error) {

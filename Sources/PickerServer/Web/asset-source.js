@@ -7,6 +7,33 @@ import { getAssets } from "./api.js";
 const PAGE_SIZE = 200;
 const MAX_PAGES = 30;
 
+// First pages fetched before their album opens (the album list shows: All Photos is the likely
+// click), each taken by the first AssetSource that needs it. Key: album id, sort and filter.
+const preloaded = new Map();
+const preloadKey = (albumId, { sort, media }) => `${albumId}\n${sort}\n${media}`;
+const firstPage = (albumId, query) => getAssets(albumId, { offset: 0, limit: PAGE_SIZE, ...query });
+
+/** Fetches the first page of `albumId` under `query` now, for a grid that may open on it soon. */
+export function preloadFirstPage(albumId, query) {
+  const key = preloadKey(albumId, query);
+  if (preloaded.has(key)) return;
+  const promise = firstPage(albumId, query);
+  promise.catch(() => preloaded.delete(key)); // the opening asks again
+  preloaded.set(key, promise);
+}
+
+/** The library changed: pages fetched ahead are out of date. */
+export function forgetPreloads() {
+  preloaded.clear();
+}
+
+function takePreload(albumId, query) {
+  const key = preloadKey(albumId, query);
+  const promise = preloaded.get(key);
+  preloaded.delete(key);
+  return promise?.catch(() => firstPage(albumId, query));
+}
+
 export class AssetSource {
   /** @param {string} albumId  @param {{sort: "newest"|"oldest", media: "all"|"photo"|"video"}} query */
   constructor(albumId, query) {
@@ -43,7 +70,8 @@ export class AssetSource {
     const pending = this.loading.get(number);
     if (pending) return pending;
     const generation = this.generation;
-    const promise = getAssets(this.albumId, { offset: number * PAGE_SIZE, limit: PAGE_SIZE, ...this.query })
+    const preload = number === 0 ? takePreload(this.albumId, this.query) : undefined;
+    const promise = (preload ?? getAssets(this.albumId, { offset: number * PAGE_SIZE, limit: PAGE_SIZE, ...this.query }))
       .then((window) => {
         if (generation !== this.generation) return;
         this.loading.delete(number);

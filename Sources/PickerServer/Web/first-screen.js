@@ -10,14 +10,18 @@ export function gridOpening() {
   root.dataset.gridReady = "false";
 }
 
-/** Waits for the thumbnails `images` to decode (a failed one counts as settled), then marks. */
+/**
+ * Waits for the thumbnails `images` to decode (a failed one counts as settled), then marks;
+ * answers false if another grid opened meanwhile (no mark).
+ */
 export async function awaitFirstScreen(images) {
   const mine = generation;
   await Promise.all(images.map((img) => img.decode().catch(() => undefined)));
-  if (mine !== generation) return;
+  if (mine !== generation) return false;
   performance.clearMarks("grid-first-screen");
   performance.mark("grid-first-screen");
   root.dataset.gridReady = "true";
+  return true;
 }
 
 export const gridIsReady = () => root.dataset.gridReady === "true";

@@ -6,7 +6,7 @@
 import * as api from "./api.js";
 import { makeCell, fillCell, markCell, labelCell, loadDeferred, cancelLoads } from "./cell.js";
 import { gridOpening, awaitFirstScreen } from "./first-screen.js";
-import { noteScroll } from "./thumb-upgrade.js";
+import { noteScroll, upgradeNow } from "./thumb-upgrade.js";
 
 const GAP = 4; // between cells, and around the rows (room for the focus ring)
 const MIN_CELL = 112; // CSS pixels
@@ -45,6 +45,7 @@ export class Grid {
     this.prefetchTimer = 0;
     this.settleTimer = 0;
     this.opening = false; // true while the first screen of an album renders
+    this.awaitingFirstScreen = false; // the rows beyond the first screen hold their thumbnails until it is done
     this.renderedTop = null; // scrollTop at the last render; null after the rows were cleared
     this.frame = 0;
 
@@ -99,15 +100,28 @@ export class Grid {
     const { firstVisible, lastVisible } = this.visibleRows();
     await source.loadRange(0, Math.max(0, (lastVisible + 1) * this.columns - 1)).catch((error) => this.onError(error));
     if (this.source !== source) return;
-    // The first screen takes the quickest thumbnails; every later row the final ones.
+    // The first screen takes the quickest thumbnails; every later row the final ones. The rows
+    // kept beyond the viewport wait, so that the first screen has the connections to itself.
     this.opening = true;
+    this.awaitingFirstScreen = true;
     this.render();
     this.opening = false;
     const images = [];
     for (let row = firstVisible; row <= lastVisible; row += 1) {
       for (const img of this.rowElements.get(row)?.querySelectorAll("img.thumb") ?? []) images.push(img);
     }
-    awaitFirstScreen(images);
+    this.afterFirstScreen(source, images);
+  }
+
+  /** Once the first screen's `images` are shown: the rows beyond it load, and it sharpens. */
+  async afterFirstScreen(source, images) {
+    const marked = await awaitFirstScreen(images);
+    if (this.source !== source) return;
+    this.awaitingFirstScreen = false;
+    loadDeferred(this.sizer);
+    if (marked) upgradeNow();
+    const { firstVisible, lastVisible } = this.visibleRows();
+    this.schedulePrefetch(firstVisible, lastVisible);
   }
 
   /** The library changed: fetch the window again where the person is. */
@@ -215,7 +229,9 @@ export class Grid {
     const jumped = this.renderedTop !== null && Math.abs(top - this.renderedTop) > this.element.clientHeight;
     this.renderedTop = top;
     clearTimeout(this.settleTimer);
-    this.settleTimer = setTimeout(() => loadDeferred(this.sizer), SETTLE_MS);
+    this.settleTimer = setTimeout(() => {
+      if (!this.awaitingFirstScreen) loadDeferred(this.sizer);
+    }, SETTLE_MS);
     const focusRow = Math.floor(this.focus / this.columns);
     const keep = (row) => (row >= first && row <= last) || row === focusRow;
     for (const [row, element] of this.rowElements) {
@@ -234,11 +250,13 @@ export class Grid {
         this.rowElements.set(row, element);
         this.sizer.append(element);
       }
-      this.fillRow(element, { fast: jumped || this.opening, defer: jumped });
+      const beyond = this.opening && (row < firstVisible || row > lastVisible);
+      this.fillRow(element, { fast: jumped || this.opening, defer: jumped || beyond });
     }
     this.source.loadRange(first * this.columns, Math.min(this.total - 1, (last + 1) * this.columns - 1))
       .catch((error) => this.onError(error));
-    this.schedulePrefetch(firstVisible, lastVisible);
+    // The server renders the first screen before it renders ahead.
+    if (!this.awaitingFirstScreen) this.schedulePrefetch(firstVisible, lastVisible);
   }
 
   makeRow(row) {

@@ -164,11 +164,19 @@ export function formatBytes(bytes) {
   return `${new Intl.NumberFormat(current, { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(value)} ${units[unit]}`;
 }
 
+// Making a DateTimeFormat costs far more than formatting with one: one per language, kept.
+const dateFormats = new Map();
+
 /** A date for a cell's label, e.g. "12 Mar 2024, 14:05". */
 export function formatDate(iso) {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return "";
-  return new Intl.DateTimeFormat(current, { dateStyle: "medium", timeStyle: "short" }).format(date);
+  let format = dateFormats.get(current);
+  if (!format) {
+    format = new Intl.DateTimeFormat(current, { dateStyle: "medium", timeStyle: "short" });
+    dateFormats.set(current, format);
+  }
+  return format.format(date);
 }
 
 /** A video's duration as m:ss or h:mm:ss. */

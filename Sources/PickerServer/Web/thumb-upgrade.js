@@ -17,8 +17,18 @@ let lastScroll = 0;
 export function watchThumb(img, assetId) {
   img.addEventListener("load", () => {
     queue.add({ img, assetId, px: Number(img.dataset.px) });
-    schedule(BATCH_MS);
+    // Once the first screen is done, a thumbnail loading late (its load event may follow the
+    // first screen's decode) need not wait for company.
+    schedule(gridIsReady() ? 0 : BATCH_MS);
   }, { once: true });
+}
+
+/**
+ * The first screen is done: sharpen it now, so that the browser caches the final thumbnails
+ * (and sharp-memory.js notes them) before the person scrolls on, or reloads.
+ */
+export function upgradeNow() {
+  if (queue.size) schedule(0);
 }
 
 /** The grid scrolled: sharpening waits for a pause. */
