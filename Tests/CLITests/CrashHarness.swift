@@ -3,6 +3,11 @@ import GRDB
 import Testing
 import TestSupport
 
+/// The crash-safety suites, run one after the other: each starts and kills many children, and
+/// side by side they would starve each other (and the rest of the run) of the two cores.
+@Suite("Crash safety", .serialized)
+struct CrashSafety {}
+
 /// What the crash-safety suites share: an `assets-picker` child killed with SIGKILL at a
 /// seeded moment of its run, and the checks made on the library after each kill.
 ///

@@ -3,51 +3,53 @@ import GRDB
 import Testing
 import TestSupport
 
-/// `assets-picker import FILE...` killed with SIGKILL at seeded random moments: after the next
-/// scan every import is whole or absent, the index is sound, and no original or import source
-/// has changed.
-@Suite("Crash safety: import killed with SIGKILL at random moments", .timeLimit(.minutes(3)))
-struct ImportCrashSafetyTests {
-    static let kills = 20
-    /// Photos per import command.
-    static let batch = 24
+extension CrashSafety {
+    /// `assets-picker import FILE...` killed with SIGKILL at seeded random moments: after the next
+    /// scan every import is whole or absent, the index is sound, and no original or import source
+    /// has changed.
+    @Suite("Crash safety: import killed with SIGKILL at random moments", .timeLimit(.minutes(3)))
+    struct ImportCrashSafetyTests {
+        static let kills = 20
+        /// Photos per import command.
+        static let batch = 24
 
-    @Test("20 kills mid-import: integrity_check ok; after a scan each import is a byte-identical file in Imports/YYYY/MM with one row, or absent; originals and sources byte-identical")
-    func killedWhileImporting() async throws {
-        let copy = try CorpusCopy()
-        defer { copy.remove() }
-        let sourceFolder = copy.root.deletingLastPathComponent().appendingPathComponent("sources", isDirectory: true)
-        let scan = ["index", copy.path, "--json"]
-        _ = try await CrashHarness.timedRun(scan)
-        let originals = try CrashHarness.contents(of: copy.root, skipping: [".assets-picker", ImportCheck.folder])
-        var check = ImportCheck(library: copy)
-        var harness = CrashHarness(seed: 20_240_602)
-        func importing(_ files: [URL]) -> [String] { ["import", "--json", "--library", copy.path] + files.map(\.path) }
+        @Test("20 kills mid-import: integrity_check ok; after a scan each import is a byte-identical file in Imports/YYYY/MM with one row, or absent; originals and sources byte-identical")
+        func killedWhileImporting() async throws {
+            let copy = try CorpusCopy()
+            defer { copy.remove() }
+            let sourceFolder = copy.root.deletingLastPathComponent().appendingPathComponent("sources", isDirectory: true)
+            let scan = ["index", copy.path, "--json"]
+            _ = try await CrashHarness.timedRun(scan)
+            let originals = try CrashHarness.contents(of: copy.root, skipping: [".assets-picker", ImportCheck.folder])
+            var check = ImportCheck(library: copy)
+            var harness = CrashHarness(seed: 20_240_602)
+            func importing(_ files: [URL]) -> [String] { ["import", "--json", "--library", copy.path] + files.map(\.path) }
 
-        // One batch imported unkilled: all of it arrives, and its duration sets the kill moments.
-        let unkilled = try CrashHarness.writeDistinctPhotos(count: Self.batch, into: sourceFolder, prefix: "unkilled")
-        try check.addSources(unkilled)
-        let duration = try await CrashHarness.timedRun(importing(unkilled))
-        #expect(try check.verify(round: -1) == Self.batch)
+            // One batch imported unkilled: all of it arrives, and its duration sets the kill moments.
+            let unkilled = try CrashHarness.writeDistinctPhotos(count: Self.batch, into: sourceFolder, prefix: "unkilled")
+            try check.addSources(unkilled)
+            let duration = try await CrashHarness.timedRun(importing(unkilled))
+            #expect(try check.verify(round: -1) == Self.batch)
 
-        var interrupted = 0
-        for round in 0..<Self.kills {
-            let files = try CrashHarness.writeDistinctPhotos(count: Self.batch, into: sourceFolder, prefix: "round\(round)")
-            try check.addSources(files)
-            if try await CrashHarness.runKilled(importing(files), after: harness.killMoment(within: duration)) { interrupted += 1 }
-            try CrashHarness.checkIndex(copy.defaultIndex, round: round)
+            var interrupted = 0
+            for round in 0..<Self.kills {
+                let files = try CrashHarness.writeDistinctPhotos(count: Self.batch, into: sourceFolder, prefix: "round\(round)")
+                try check.addSources(files)
+                if try await CrashHarness.runKilled(importing(files), after: harness.killMoment(within: duration)) { interrupted += 1 }
+                try CrashHarness.checkIndex(copy.defaultIndex, round: round)
 
-            // The next scan settles what the kill left: a copy that took its name is adopted
-            // whole, a staging file stays hidden.
-            let rescan = try await CLI.run(scan)
-            try #require(rescan.status == 0, "round \(round): \(rescan)")
-            try CrashHarness.checkIndex(copy.defaultIndex, round: round)
-            _ = try check.verify(round: round)
-            #expect(try CrashHarness.contents(of: copy.root, skipping: [".assets-picker", ImportCheck.folder]) == originals,
-                    "round \(round): originals changed")
-            #expect(try CrashHarness.contents(of: sourceFolder) == check.sources, "round \(round): import sources changed")
+                // The next scan settles what the kill left: a copy that took its name is adopted
+                // whole, a staging file stays hidden.
+                let rescan = try await CLI.run(scan)
+                try #require(rescan.status == 0, "round \(round): \(rescan)")
+                try CrashHarness.checkIndex(copy.defaultIndex, round: round)
+                _ = try check.verify(round: round)
+                #expect(try CrashHarness.contents(of: copy.root, skipping: [".assets-picker", ImportCheck.folder]) == originals,
+                        "round \(round): originals changed")
+                #expect(try CrashHarness.contents(of: sourceFolder) == check.sources, "round \(round): import sources changed")
+            }
+            #expect(interrupted >= Self.kills / 2, "only \(interrupted) of \(Self.kills) runs were still importing when killed")
         }
-        #expect(interrupted >= Self.kills / 2, "only \(interrupted) of \(Self.kills) runs were still importing when killed")
     }
 }
 
