@@ -64,6 +64,8 @@ struct ImportStager: Sendable {
 
     /// The folder imports are copied into.
     static let folderName = "Imports"
+    /// How the hidden names of copies waiting for their transaction begin.
+    static let stagingPrefix = ".import-"
 
     /// Copies an import request's file; `nil` for other requests.
     /// - Throws: ``LibraryError/invalidChange(_:)`` naming the file when it is not a readable
@@ -105,7 +107,7 @@ struct ImportStager: Sendable {
         let folder = root.appendingPathComponent(Self.folderName, isDirectory: true)
         try createFolder(folder)
         let ext = (name as NSString).pathExtension
-        return folder.appendingPathComponent(".import-\(UUID().uuidString)\(ext.isEmpty ? "" : "." + ext)")
+        return folder.appendingPathComponent("\(Self.stagingPrefix)\(UUID().uuidString)\(ext.isEmpty ? "" : "." + ext)")
     }
 
     private func staged(_ temporary: URL, named name: String, metadata: MediaMetadata) throws -> StagedImport {

