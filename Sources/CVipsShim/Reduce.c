@@ -129,6 +129,11 @@ struct cvips_reduction {
     Filter across, down;
     int bands, out_width, out_height;
     int first_column, columns;
+    // Work space, held here rather than in cvips_reduction_run: a row source may longjmp out
+    // of a run (libjpeg does on damaged data), and cvips_reduction_free must still free it.
+    int32_t *sums;
+    uint8_t *row;
+    const uint8_t **window;
 };
 
 cvips_reduction *cvips_reduction_new(int width, int height, int bands, double hshrink, double vshrink,
@@ -146,6 +151,13 @@ cvips_reduction *cvips_reduction_new(int width, int height, int bands, double hs
     reduction->out_height = out_height;
     reduction->first_column = reduction->across.start[0];
     reduction->columns = reduction->across.start[out_width - 1] + reduction->across.taps[out_width - 1] - reduction->first_column;
+    reduction->sums = malloc(sizeof(int32_t) * reduction->columns * bands);
+    reduction->row = malloc((size_t)reduction->columns * 4);
+    reduction->window = malloc(sizeof(*reduction->window) * reduction->down.max_taps);
+    if (!reduction->sums || !reduction->row || !reduction->window) {
+        cvips_reduction_free(reduction);
+        return NULL;
+    }
     return reduction;
 }
 
@@ -153,6 +165,9 @@ void cvips_reduction_free(cvips_reduction *reduction) {
     if (!reduction) return;
     free_filter(&reduction->across);
     free_filter(&reduction->down);
+    free(reduction->sums);
+    free(reduction->row);
+    free(reduction->window);
     free(reduction);
 }
 
@@ -170,21 +185,14 @@ int cvips_reduction_window(const cvips_reduction *reduction) { return reduction-
 int cvips_reduction_run(const cvips_reduction *reduction, cvips_row_source rows, void *context, uint8_t *out) {
     const Filter *down = &reduction->down;
     int length = reduction->columns * reduction->bands;
-    int32_t *sums = malloc(sizeof(int32_t) * length);
-    uint8_t *row = malloc((size_t)reduction->columns * 4);
-    const uint8_t **window = malloc(sizeof(*window) * down->max_taps);
-    int result = sums && row && window ? 0 : -1;
-    for (int j = 0; j < reduction->out_height && result == 0; j++) {
-        for (int k = 0; k < down->taps[j] && result == 0; k++) {
-            if (!(window[k] = rows(context, down->start[j] + k))) result = -1;
+    for (int j = 0; j < reduction->out_height; j++) {
+        for (int k = 0; k < down->taps[j]; k++) {
+            if (!(reduction->window[k] = rows(context, down->start[j] + k))) return -1;
         }
-        if (result != 0) break;
-        vertical_row(window, down->weights + (size_t)j * down->max_taps, down->taps[j], length, reduction->bands, sums, row);
-        horizontal_row(row, reduction->bands, &reduction->across, reduction->first_column, reduction->out_width,
+        vertical_row(reduction->window, down->weights + (size_t)j * down->max_taps, down->taps[j], length, reduction->bands,
+                     reduction->sums, reduction->row);
+        horizontal_row(reduction->row, reduction->bands, &reduction->across, reduction->first_column, reduction->out_width,
                        out + (size_t)j * reduction->out_width * reduction->bands);
     }
-    free(sums);
-    free(row);
-    free(window);
-    return result;
+    return 0;
 }

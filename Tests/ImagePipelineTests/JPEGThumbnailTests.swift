@@ -105,6 +105,25 @@ struct JPEGThumbnailTests {
         }
     }
 
+    @Test("damaged entropy data mid-file: libjpeg gives up half-way and libvips decides; an answer of the box's size or an error naming the file")
+    func damagedData() throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try Self.photo(orientation: 6, in: folder)
+        var bytes = [UInt8](try Data(contentsOf: file))
+        for index in stride(from: bytes.count / 2, to: bytes.count / 2 + 400, by: 7) { bytes[index] = index % 2 == 0 ? 0xD9 : 0xFF }
+        try Data(bytes).write(to: file)
+        for resizeMode in [ResizeMode.exact, .fast] {
+            do {
+                let result = try renderer.render(file, size: PixelSize(width: 256, height: 256), mode: .fill, format: .jpeg,
+                                                 quality: 80, resizeMode: resizeMode)
+                #expect(result.pixelSize == PixelSize(width: 256, height: 256))
+            } catch let error as ImagePipelineError {
+                #expect(error.description.contains(file.lastPathComponent))
+            }
+        }
+    }
+
     @Test("greyscale and progressive JPEGs match libvips' thumbnail; greyscale stays one band")
     func greyscaleAndProgressive() async throws {
         let folder = try Self.scratchFolder()
