@@ -59,7 +59,6 @@ int cvips_read_header(const char *path, int fail_on, cvips_header *out, void **e
     out->orientation = orientation_of(image);
     out->pages = vips_image_get_n_pages(image);
     out->has_alpha = vips_image_hasalpha(image);
-    out->has_profile = vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0;
     const char *loader = NULL;
     if (vips_image_get_typeof(image, VIPS_META_LOADER) &&
         vips_image_get_string(image, VIPS_META_LOADER, &loader) == 0 && loader) {
@@ -109,11 +108,11 @@ static int exact_jpeg_shrink(int stored_width, int stored_height, int orientatio
     return shrink >= 16 ? 8 : shrink >= 8 ? 4 : shrink >= 4 ? 2 : 1;
 }
 
-int cvips_thumbnail_jpeg_direct(const char *path, int stored_width, int stored_height, int orientation, int has_profile,
+int cvips_thumbnail_jpeg_direct(const char *path, int stored_width, int stored_height, int orientation,
                                 int width, int height, int crop, int fail_on, int fast, VipsImage **out) {
     int exact = exact_jpeg_shrink(stored_width, stored_height, orientation, width, height, crop);
     int factor = fast ? coarsest_jpeg_shrink(stored_width, stored_height, orientation, width, height, crop) : exact;
-    if (factor > 1 && (fast || !has_profile)) {
+    if (factor > 1) {
         if (cvips_jpeg_thumbnail(path, factor, exact, fast, orientation, width, height, crop, out) == 0) return 0;
         vips_error_clear();   // libjpeg could not take it (CMYK, damaged data): libvips decides
     }

@@ -27,7 +27,6 @@ typedef struct {
     int orientation;     // EXIF orientation 1...8; 1 when the file has none
     int pages;           // 1 unless the format holds several pages or frames
     int has_alpha;
-    int has_profile;     // an embedded ICC profile
     char loader[48];     // libvips' loader name, e.g. "jpegload"
 } cvips_header;
 
@@ -48,13 +47,13 @@ int cvips_read_header(const char *path, int fail_on, cvips_header *out, void **e
 /// upright, never enlarged. `shrink_factor` > 1 asks a JPEG loader for a coarser decode.
 int cvips_thumbnail_file(const char *path, int width, int height, int crop, int fail_on, VipsImage **out);
 /// A thumbnail of the JPEG at `path`, whose header (read with cvips_read_header) gave its
-/// stored size, orientation and whether it has a colour profile. libjpeg decodes it directly at
-/// a reduced scale and cvips_jpeg_thumbnail reduces, turns and crops it (other formats take
-/// cvips_thumbnail_file). Exact mode decodes at libvips' own scale (twice the target kept for
-/// a sharp reduction) with accurate DCT, and leaves files with an embedded colour profile to
-/// libvips' colour management; fast mode decodes at the coarsest scale that covers the target
-/// with fast DCT and upsampling. CMYK files and damaged data go through libvips' loader.
-int cvips_thumbnail_jpeg_direct(const char *path, int stored_width, int stored_height, int orientation, int has_profile,
+/// stored size and orientation. libjpeg decodes it directly at a reduced scale and
+/// cvips_jpeg_thumbnail reduces, turns and crops it (other formats take cvips_thumbnail_file).
+/// Exact mode decodes at libvips' own scale (twice the target kept for a sharp reduction) with
+/// accurate DCT; fast mode at the coarsest scale that covers the target with fast DCT and
+/// upsampling. Like vips_thumbnail without import or export profiles, neither converts an
+/// embedded colour profile. CMYK files and damaged data go through libvips' loader.
+int cvips_thumbnail_jpeg_direct(const char *path, int stored_width, int stored_height, int orientation,
                                 int width, int height, int crop, int fail_on, int fast, VipsImage **out);
 int cvips_thumbnail_buffer(const void *buffer, size_t length, int width, int height, int crop, int fail_on, VipsImage **out);
 

@@ -14,8 +14,6 @@ public struct ImageHeader: Sendable, Hashable {
     public var format: String
     /// The raw EXIF block, when the file has one.
     public var exif: Data?
-    /// The file embeds an ICC colour profile.
-    public var hasColourProfile = false
     /// An orientation libvips does not see (EXIF in a PNG text chunk) and the pipeline must
     /// apply itself; 1 when the decoder applies the orientation.
     var orientationOutsideDecoder = 1

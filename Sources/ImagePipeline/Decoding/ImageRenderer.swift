@@ -53,8 +53,7 @@ public struct ImageRenderer: Sendable {
             pageCount: max(1, Int(raw.pages)),
             hasAlpha: raw.has_alpha != 0,
             format: Self.formatName(loader: loader, url: url),
-            exif: exif.map { Data(bytes: $0, count: exifLength) },
-            hasColourProfile: raw.has_profile != 0
+            exif: exif.map { Data(bytes: $0, count: exifLength) }
         )
         if header.format == "png", header.exif == nil, let block = try? PNGExifLocator.exifBlock(inPNGAt: url) {
             header.exif = block
@@ -70,7 +69,7 @@ public struct ImageRenderer: Sendable {
     ///
     /// A JPEG is decoded by libjpeg at a reduced scale and reduced with a Lanczos-3 filter
     /// without a libvips pipeline: ``ResizeMode/exact`` at libvips'
-    /// own scale (twice the target kept for a sharp reduction, colour profiles honoured),
+    /// own scale (twice the target kept for a sharp reduction),
     /// ``ResizeMode/fast`` at the coarsest scale that still covers the target (e.g. 1/8 of a
     /// 12-MP photo for a 256-pixel thumbnail) with fast DCT.
     public func render(_ url: URL, size: PixelSize, mode: ContentMode, format: ImageFormat, quality: Int,
@@ -83,7 +82,7 @@ public struct ImageRenderer: Sendable {
         // The header just read tells the JPEG path all it needs: the file is not opened twice.
         let status = header.format == "jpeg"
             ? cvips_thumbnail_jpeg_direct(url.path, Int32(clamping: header.storedSize.width), Int32(clamping: header.storedSize.height),
-                                          Int32(header.orientation), header.hasColourProfile ? 1 : 0,
+                                          Int32(header.orientation),
                                           width, height, crop, failOn, resizeMode == .fast ? 1 : 0, &image)
             : cvips_thumbnail_file(url.path, width, height, crop, failOn, &image)
         guard status == 0, let image else {
