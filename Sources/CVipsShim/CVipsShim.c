@@ -85,56 +85,37 @@ int cvips_thumbnail_file(const char *path, int width, int height, int crop, int 
                           "fail_on", (VipsFailOn)fail_on, NULL);
 }
 
-// The largest JPEG shrink-on-load factor whose result still covers width x height (fill) or
-// still reaches the fitted size (fit); `width x height` is the upright target.
-static int coarsest_jpeg_shrink(int stored_width, int stored_height, int orientation, int width, int height, int crop) {
+// How much the stored image must shrink to fill (crop) or fit the upright `width x height` box.
+static double box_shrink(int stored_width, int stored_height, int orientation, int width, int height, int crop) {
     if (orientation >= 5) { int swap = width; width = height; height = swap; }
     double hscale = (double)stored_width / width, vscale = (double)stored_height / height;
-    double shrink = crop ? (hscale < vscale ? hscale : vscale) : (hscale > vscale ? hscale : vscale);
+    return crop ? (hscale < vscale ? hscale : vscale) : (hscale > vscale ? hscale : vscale);
+}
+
+// The largest JPEG shrink-on-load factor whose result still covers the box (fill) or still
+// reaches the fitted size (fit).
+static int coarsest_jpeg_shrink(int stored_width, int stored_height, int orientation, int width, int height, int crop) {
+    double shrink = box_shrink(stored_width, stored_height, orientation, width, height, crop);
     int factor = 1;
     while (factor < 8 && shrink >= factor * 2) factor *= 2;
     return factor;
 }
 
-// libvips' own choice for an exact thumbnail: the largest factor that still leaves at least a
-// factor of two for the final, sharper reduction.
+// libvips' own choice for an exact thumbnail (vips_thumbnail_find_jpegshrink): the largest
+// factor that still leaves at least a factor of two for the final, sharper reduction.
 static int exact_jpeg_shrink(int stored_width, int stored_height, int orientation, int width, int height, int crop) {
-    int coarsest = coarsest_jpeg_shrink(stored_width, stored_height, orientation, width, height, crop);
-    return coarsest > 1 ? coarsest / 2 : 1;
+    double shrink = box_shrink(stored_width, stored_height, orientation, width, height, crop);
+    return shrink >= 16 ? 8 : shrink >= 8 ? 4 : shrink >= 4 ? 2 : 1;
 }
 
-// A JPEG thumbnail decoded at 1/factor by libjpeg-turbo, then cropped, turned and reduced by
-// libvips; -1 (nothing to report) when libjpeg-turbo cannot take this file, so the caller
-// uses libvips' own loader.
-static int turbo_thumbnail(const char *path, int factor, int fast, int orientation, int width, int height,
-                           int crop, int fail_on, VipsImage **out) {
-    VipsImage *shrunk = NULL;
-    if (cvips_jpeg_decode_scaled(path, factor, fast, fail_on >= CVIPS_FAIL_ON_WARNING, &shrunk) != 0) {
-        vips_error_clear();
-        return -1;
+int cvips_thumbnail_jpeg_direct(const char *path, int stored_width, int stored_height, int orientation,
+                                int width, int height, int crop, int fail_on, int fast, VipsImage **out) {
+    int exact = exact_jpeg_shrink(stored_width, stored_height, orientation, width, height, crop);
+    int factor = fast ? coarsest_jpeg_shrink(stored_width, stored_height, orientation, width, height, crop) : exact;
+    if (factor > 1) {
+        if (cvips_jpeg_thumbnail(path, factor, exact, fast, orientation, width, height, crop, out) == 0) return 0;
+        vips_error_clear();   // libjpeg could not take it (CMYK, damaged data): libvips decides
     }
-    vips_image_set_int(shrunk, VIPS_META_ORIENTATION, orientation);
-    int result = vips_thumbnail_image(shrunk, out, width, "height", height, "size", VIPS_SIZE_DOWN,
-                                      "crop", crop ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE, NULL);
-    g_object_unref(shrunk);
-    return result;
-}
-
-int cvips_thumbnail_jpeg_direct(const char *path, int width, int height, int crop, int fail_on, int fast, VipsImage **out) {
-    VipsImage *header = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", (VipsFailOn)fail_on, NULL);
-    if (!header) return -1;
-    const char *loader = NULL;
-    int is_jpeg = vips_image_get_typeof(header, VIPS_META_LOADER) &&
-        vips_image_get_string(header, VIPS_META_LOADER, &loader) == 0 && loader && strcmp(loader, "jpegload") == 0;
-    // An embedded colour profile needs libvips' colour management (exact mode keeps it).
-    int has_profile = vips_image_get_typeof(header, VIPS_META_ICC_NAME) != 0;
-    int orientation = orientation_of(header);
-    int factor = !is_jpeg ? 1 : fast
-        ? coarsest_jpeg_shrink(header->Xsize, header->Ysize, orientation, width, height, crop)
-        : exact_jpeg_shrink(header->Xsize, header->Ysize, orientation, width, height, crop);
-    g_object_unref(header);
-    if (factor > 1 && (fast || !has_profile) &&
-        turbo_thumbnail(path, factor, fast, orientation, width, height, crop, fail_on, out) == 0) return 0;
     if (!fast || factor == 1) return cvips_thumbnail_file(path, width, height, crop, fail_on, out);
     VipsImage *shrunk = NULL;
     if (vips_jpegload(path, &shrunk, "shrink", factor, "access", VIPS_ACCESS_SEQUENTIAL,

@@ -1,4 +1,4 @@
-// Fixed-argument wrappers over libvips (and libjpeg-turbo for small JPEGs) for Swift.
+// Fixed-argument wrappers over libvips (and libjpeg for JPEG thumbnails) for Swift.
 //
 // Swift cannot call libvips' variadic functions, and importing <vips/vips.h> would pull all of
 // glib into Swift's view. This header only forward-declares the image type; the C file does the
@@ -46,13 +46,15 @@ int cvips_read_header(const char *path, int fail_on, cvips_header *out, void **e
 /// Shrink-on-load thumbnail that fits (crop = 0) or fills (crop = 1, centre) width x height,
 /// upright, never enlarged. `shrink_factor` > 1 asks a JPEG loader for a coarser decode.
 int cvips_thumbnail_file(const char *path, int width, int height, int crop, int fail_on, VipsImage **out);
-/// A JPEG thumbnail decoded by libjpeg-turbo directly at a reduced scale, then cropped,
-/// turned and reduced by libvips (other formats take cvips_thumbnail_file). Exact mode decodes
-/// at libvips' own scale (twice the target kept for a sharp reduction) with accurate DCT, and
-/// leaves files with an embedded colour profile to libvips' colour management; fast mode
-/// decodes at the coarsest scale that covers the target with fast DCT and upsampling. CMYK
-/// files and damaged data go through libvips' loader.
-int cvips_thumbnail_jpeg_direct(const char *path, int width, int height, int crop, int fail_on, int fast, VipsImage **out);
+/// A thumbnail of the JPEG at `path`, whose header (read with cvips_read_header) gave its
+/// stored size and orientation. libjpeg decodes it directly at a reduced scale and
+/// cvips_jpeg_thumbnail reduces, turns and crops it (other formats take cvips_thumbnail_file).
+/// Exact mode decodes at libvips' own scale (twice the target kept for a sharp reduction) with
+/// accurate DCT; fast mode at the coarsest scale that covers the target with fast DCT and
+/// upsampling. Like vips_thumbnail without import or export profiles, neither converts an
+/// embedded colour profile. CMYK files and damaged data go through libvips' loader.
+int cvips_thumbnail_jpeg_direct(const char *path, int stored_width, int stored_height, int orientation,
+                                int width, int height, int crop, int fail_on, int fast, VipsImage **out);
 int cvips_thumbnail_buffer(const void *buffer, size_t length, int width, int height, int crop, int fail_on, VipsImage **out);
 
 /// Shrinks an image already in memory to fit width x height.
@@ -93,10 +95,16 @@ int cvips_small_jpeg_upright(const void *jpeg, size_t length, int orientation, i
                              void **out, size_t *out_length, int *out_width, int *out_height);
 void cvips_small_jpeg_free(void *buffer);
 
-/// Decodes the JPEG at `path` at 1/`factor` scale (2, 4 or 8) with libjpeg-turbo into an sRGB
-/// image, with fast DCT and upsampling when `fast`; `strict` refuses data libjpeg warns about.
-/// Fails (with a libvips error) for CMYK/YCCK files, which the caller then decodes with libvips.
-int cvips_jpeg_decode_scaled(const char *path, int factor, int fast, int strict, VipsImage **out);
+/// A thumbnail of the JPEG at `path`, decoded by libjpeg at 1/`factor` scale (2, 4 or 8; fast
+/// DCT and upsampling when `fast`), reduced with a Lanczos-3 filter to fit (crop = 0) or fill
+/// (crop = 1, centre) width x height, never enlarged, and turned upright for EXIF
+/// `orientation`: 8-bit sRGB or grey. Its size and crop are laid out as libvips lays out a
+/// thumbnail of the image loaded at 1/`layout_factor` (libvips rounds scaled sizes down), so a
+/// fast decode at a coarser factor keeps the exact answer's geometry. Fails (with a libvips
+/// error) for CMYK/YCCK files and data libjpeg warns about, which the caller then decodes with
+/// libvips.
+int cvips_jpeg_thumbnail(const char *path, int factor, int layout_factor, int fast, int orientation,
+                         int width, int height, int crop, VipsImage **out);
 
 int cvips_image_width(const VipsImage *image);
 int cvips_image_height(const VipsImage *image);

@@ -67,17 +67,24 @@ public struct ImageRenderer: Sendable {
 
     /// Renders `url` to fit or fill `size`, upright, never enlarged.
     ///
-    /// A JPEG is decoded by libjpeg-turbo at a reduced scale: ``ResizeMode/exact`` at libvips'
-    /// own scale (twice the target kept for a sharp reduction, colour profiles honoured),
+    /// A JPEG is decoded by libjpeg at a reduced scale and reduced with a Lanczos-3 filter
+    /// without a libvips pipeline: ``ResizeMode/exact`` at libvips'
+    /// own scale (twice the target kept for a sharp reduction),
     /// ``ResizeMode/fast`` at the coarsest scale that still covers the target (e.g. 1/8 of a
     /// 12-MP photo for a 256-pixel thumbnail) with fast DCT.
     public func render(_ url: URL, size: PixelSize, mode: ContentMode, format: ImageFormat, quality: Int,
                        resizeMode: ResizeMode = .exact) throws -> ImageResult {
-        let extraOrientation = try checkPixelLimit(of: url).orientationOutsideDecoder
+        let header = try checkPixelLimit(of: url)
+        let extraOrientation = header.orientationOutsideDecoder
         let box = extraOrientation >= 5 ? size.transposed : size
         var image: OpaquePointer?
         let width = Int32(clamping: box.width), height = Int32(clamping: box.height), crop: Int32 = mode == .fill ? 1 : 0
-        let status = cvips_thumbnail_jpeg_direct(url.path, width, height, crop, failOn, resizeMode == .fast ? 1 : 0, &image)
+        // The header just read tells the JPEG path all it needs: the file is not opened twice.
+        let status = header.format == "jpeg"
+            ? cvips_thumbnail_jpeg_direct(url.path, Int32(clamping: header.storedSize.width), Int32(clamping: header.storedSize.height),
+                                          Int32(header.orientation),
+                                          width, height, crop, failOn, resizeMode == .fast ? 1 : 0, &image)
+            : cvips_thumbnail_file(url.path, width, height, crop, failOn, &image)
         guard status == 0, let image else {
             throw loadError(for: url)
         }
