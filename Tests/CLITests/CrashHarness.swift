@@ -35,6 +35,18 @@ struct CrashHarness {
         duration * (0.05 + 0.9 * Double(random.next() % 10_000) / 10_000)
     }
 
+    /// Runs `assets-picker arguments...` and kills it with SIGKILL at a seeded moment within
+    /// `duration`, the estimate of how long the work takes; whether it was still running then.
+    /// A run that had ended before its moment shortens the estimate to that moment, so that a
+    /// machine that got quicker since the timing (the load of a parallel test run dropped)
+    /// still sees most kills land mid-run.
+    mutating func runKilled(_ arguments: [String], within duration: inout Duration) async throws -> Bool {
+        let moment = killMoment(within: duration)
+        let interrupted = try await Self.runKilled(arguments, after: moment)
+        if !interrupted { duration = moment }
+        return interrupted
+    }
+
     /// Starts `assets-picker arguments...` and kills it with SIGKILL after `delay`; whether it
     /// was still running then.
     static func runKilled(_ arguments: [String], after delay: Duration) async throws -> Bool {

@@ -22,9 +22,9 @@ extension CrashSafety {
 
             // The two kinds of work a round gives, timed unkilled: a first scan, and a rescan that
             // finds a third of the files touched.
-            let firstScan = try await CrashHarness.timedRun(index)
+            var firstScan = try await CrashHarness.timedRun(index)
             touchAThird(of: originals.keys, in: copy.root, &harness.random)
-            let rescan = try await CrashHarness.timedRun(index)
+            var rescan = try await CrashHarness.timedRun(index)
 
             var interrupted = 0
             for round in 0..<Self.kills {
@@ -36,8 +36,8 @@ extension CrashSafety {
                 } else {
                     touchAThird(of: originals.keys, in: copy.root, &harness.random)
                 }
-                let moment = harness.killMoment(within: fresh ? firstScan : rescan)
-                if try await CrashHarness.runKilled(index, after: moment) { interrupted += 1 }
+                let killed = fresh ? try await harness.runKilled(index, within: &firstScan) : try await harness.runKilled(index, within: &rescan)
+                if killed { interrupted += 1 }
 
                 try CrashHarness.checkIndex(copy.defaultIndex, round: round)
                 #expect(try CrashHarness.contents(of: copy.root) == originals, "round \(round): originals changed")

@@ -28,14 +28,14 @@ extension CrashSafety {
             // One batch imported unkilled: all of it arrives, and its duration sets the kill moments.
             let unkilled = try CrashHarness.writeDistinctPhotos(count: Self.batch, into: sourceFolder, prefix: "unkilled")
             try check.addSources(unkilled)
-            let duration = try await CrashHarness.timedRun(importing(unkilled))
+            var duration = try await CrashHarness.timedRun(importing(unkilled))
             #expect(try check.verify(round: -1) == Self.batch)
 
             var interrupted = 0
             for round in 0..<Self.kills {
                 let files = try CrashHarness.writeDistinctPhotos(count: Self.batch, into: sourceFolder, prefix: "round\(round)")
                 try check.addSources(files)
-                if try await CrashHarness.runKilled(importing(files), after: harness.killMoment(within: duration)) { interrupted += 1 }
+                if try await harness.runKilled(importing(files), within: &duration) { interrupted += 1 }
                 try CrashHarness.checkIndex(copy.defaultIndex, round: round)
 
                 // The next scan settles what the kill left: a copy that took its name is adopted
