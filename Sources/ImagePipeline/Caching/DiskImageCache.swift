@@ -9,20 +9,32 @@ import Synchronization
 /// place, so a crash never leaves a half file under a real name; a file that is damaged anyway
 /// (truncated, altered, or written for another key) fails its check, is deleted and is never
 /// served. When the budget is exceeded the least recently used files go first.
+///
+/// The stock of the files already there is taken at the first write, not when the cache is
+/// opened: reading needs none of it (a file's recency is its modification time), so a command
+/// that only reads, or a server starting, does not stat a large cache file by file.
 public final class DiskImageCache: ImageCaching {
     public let directory: URL
     public let byteLimit: Int64
-    private let index: Mutex<DiskIndex>
+    /// `nil` until the stock is taken.
+    private let index = Mutex<DiskIndex?>(nil)
 
     private static let magic: [UInt8] = Array("APIC1\n".utf8)
     private static let fileExtension = "apic"
 
-    /// Opens (and creates) a cache in `directory`, taking stock of the files already there.
+    /// Opens (and creates) a cache in `directory`.
     public init(directory: URL, byteLimit: Int64) throws {
         self.directory = directory
         self.byteLimit = max(0, byteLimit)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        self.index = Mutex(DiskIndex.scan(directory, fileExtension: Self.fileExtension))
+    }
+
+    /// Runs `body` on the stock of files, taking it first if nobody has yet.
+    private func withIndex<Value>(_ body: (inout DiskIndex) -> Value) -> Value {
+        index.withLock { index in
+            if index == nil { index = DiskIndex.scan(directory, fileExtension: Self.fileExtension) }
+            return body(&index!)
+        }
     }
 
     public func image(for key: ImageCacheKey) -> ImageResult? {
@@ -44,7 +56,7 @@ public final class DiskImageCache: ImageCaching {
             discard(name)
             return nil
         }
-        index.withLock { $0.touch(name) }
+        index.withLock { $0?.touch(name) }
         return image
     }
 
@@ -61,21 +73,21 @@ public final class DiskImageCache: ImageCaching {
             try? FileManager.default.removeItem(at: temporary)
             return
         }
-        let evicted = index.withLock { $0.record(name, bytes: Int64(bytes.count), limit: byteLimit) }
+        let evicted = withIndex { $0.record(name, bytes: Int64(bytes.count), limit: byteLimit) }
         for victim in evicted { unlink(directory.appendingPathComponent(victim).path) }
     }
 
     public func removeAll() {
-        let names = index.withLock { $0.removeAll() }
+        let names = withIndex { $0.removeAll() }
         for name in names { unlink(directory.appendingPathComponent(name).path) }
     }
 
     /// The bytes the cache's files take now.
-    public var totalBytes: Int64 { index.withLock { $0.totalBytes } }
+    public var totalBytes: Int64 { withIndex { $0.totalBytes } }
 
     private func discard(_ name: String) {
         unlink(directory.appendingPathComponent(name).path)
-        index.withLock { $0.forget(name) }
+        index.withLock { $0?.forget(name) }
     }
 
     /// The name of the file that holds `key`'s image.

@@ -58,6 +58,24 @@ struct ImageCacheTests {
         #expect(reopened.image(for: Self.key("d0")) == nil, "evicted first")
     }
 
+    @Test("a reopened disk cache counts the files already there once it writes, oldest evicted first")
+    func reopenedBudget() throws {
+        let directory = TestSources.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try DiskImageCache(directory: directory, byteLimit: 50_000)
+        for index in 0..<15 { first.store(Self.image(bytes: 3_000), for: Self.key("d\(index)")) }
+        let reopened = try DiskImageCache(directory: directory, byteLimit: 50_000)
+        #expect(reopened.image(for: Self.key("d14")) != nil, "read before any stock is taken")
+        for index in 15..<20 { reopened.store(Self.image(bytes: 3_000), for: Self.key("d\(index)")) }
+        let used = try FileManager.default.contentsOfDirectory(atPath: directory.path).reduce(Int64(0)) { total, name in
+            total + ((try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.size] as? NSNumber)?.int64Value ?? 0)
+        }
+        #expect(used <= 50_000)
+        #expect(reopened.totalBytes == used)
+        #expect(reopened.image(for: Self.key("d0")) == nil, "the oldest file of the first instance went first")
+        #expect(reopened.image(for: Self.key("d19")) != nil)
+    }
+
     @Test("a truncated, altered or foreign disk-cache file is never served", arguments: ["truncate", "flip", "swap", "empty"])
     func damagedDiskFile(_ damage: String) throws {
         let directory = TestSources.temporaryDirectory()
