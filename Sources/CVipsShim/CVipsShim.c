@@ -40,6 +40,13 @@ void cvips_take_error(char *buffer, size_t size) {
     vips_error_clear();
 }
 
+int cvips_can_load(const char *path) {
+    vips_error_freeze();
+    const char *loader = vips_foreign_find_load(path);
+    vips_error_thaw();
+    return loader != NULL;
+}
+
 static int orientation_of(VipsImage *image) {
     int orientation = 1;
     if (vips_image_get_typeof(image, VIPS_META_ORIENTATION)) {

@@ -39,6 +39,10 @@ void cvips_set_concurrency(int threads);
 /// Copies libvips' error text into `buffer` and clears it. libvips keeps one buffer per process.
 void cvips_take_error(char *buffer, size_t size);
 
+// Whether some libvips loader recognises the file (by its first bytes). Records no error: the
+// answer never depends on libvips' process-wide error buffer, which other threads share.
+int cvips_can_load(const char *path);
+
 /// Reads the header of `path`; when `exif` is not NULL, also a copy of the raw EXIF block
 /// (free it with cvips_free; NULL and 0 when there is none).
 int cvips_read_header(const char *path, int fail_on, cvips_header *out, void **exif, size_t *exif_length);

@@ -247,9 +247,12 @@ public struct ImageRenderer: Sendable {
         }
     }
 
+    /// Why libvips could not load `url`: no loader knows the format, or one does and failed. Asked
+    /// of libvips again rather than read from the message, which a concurrent failure elsewhere
+    /// may have taken or joined.
     private func loadError(for url: URL) -> ImagePipelineError {
         let reason = Vips.takeError()
-        if reason.contains("is not a known file format") {
+        guard cvips_can_load(url.path) != 0 else {
             return .unsupportedFormat(file: url.path, reason: "not an image format libvips can read")
         }
         return .undecodable(file: url.path, reason: reason)
