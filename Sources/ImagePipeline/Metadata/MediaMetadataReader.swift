@@ -34,14 +34,14 @@ public struct MediaMetadataReader: Sendable {
     }
 
     private func readPhoto(_ url: URL) throws -> MediaMetadata {
-        let header = try header(of: url)
+        let (header, exif) = try header(of: url)
         let size = header.storedSize
         if size.area > renderer.configuration.maxPixels {
             throw ImagePipelineError.tooManyPixels(file: url.path, pixels: size.area, limit: renderer.configuration.maxPixels)
         }
         var metadata = MediaMetadata(mediaType: .photo, pixelSize: header.uprightSize,
                                      orientation: header.orientation, format: header.format)
-        guard let block = header.exif, let exif = try? ExifReader.parse(block) else { return metadata }
+        guard let exif else { return metadata }
         if let captured = exif.dateTimeOriginal {
             let date = captured.date(offsetSeconds: exif.offsetTimeOriginal)
             if date <= now().addingTimeInterval(86_400) {
@@ -59,12 +59,17 @@ public struct MediaMetadataReader: Sendable {
         return metadata
     }
 
-    /// The photo's header: natively for a JPEG whose header ``JPEGHeader`` vouches for, else libvips'.
-    private func header(of url: URL) throws -> ImageHeader {
-        guard readsJPEGNatively, let jpeg = try? JPEGHeader.read(contentsOf: url) else { return try renderer.header(of: url) }
-        let orientation = jpeg.exif.flatMap { try? ExifReader.parse($0).orientation } ?? 1
-        return ImageHeader(storedSize: PixelSize(width: jpeg.width, height: jpeg.height), orientation: orientation,
-                           pageCount: 1, hasAlpha: false, format: "jpeg", exif: jpeg.exif)
+    /// The photo's header (natively for a JPEG whose header ``JPEGHeader`` vouches for, else
+    /// libvips') and its EXIF block parsed, once: the native path takes the orientation from it.
+    private func header(of url: URL) throws -> (ImageHeader, ExifMetadata?) {
+        guard readsJPEGNatively, let jpeg = try? JPEGHeader.read(contentsOf: url) else {
+            let header = try renderer.header(of: url)
+            return (header, header.exif.flatMap { try? ExifReader.parse($0) })
+        }
+        let exif = jpeg.exif.flatMap { try? ExifReader.parse($0) }
+        let header = ImageHeader(storedSize: PixelSize(width: jpeg.width, height: jpeg.height), orientation: exif?.orientation ?? 1,
+                                 pageCount: 1, hasAlpha: false, format: "jpeg", exif: jpeg.exif)
+        return (header, exif)
     }
 
     private func readVideo(_ url: URL) async throws -> MediaMetadata {
