@@ -29,14 +29,13 @@ struct MediaResponder: Sendable {
     /// be a stand-in, and is neither tagged nor stored.
     func image(of asset: Asset, query: ImageQuery, request: Request) async throws -> Response {
         let tag = entityTag(of: asset, query: query)
-        if let known = renditions.rendition(tagged: tag) {
-            if request.headers[.ifNoneMatch].map({ Self.matches($0, tag) }) == true {
-                return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: cacheControl])
-            }
-            return response(known.bytes, contentType: known.contentType, pixelSize: known.pixelSize, tag: tag, degraded: false)
-        }
-        if query.delivery != .fastFormat, request.headers[.ifNoneMatch].map({ Self.matches($0, tag) }) == true {
+        let known = renditions.rendition(tagged: tag)
+        // A fast request is only sure to be answered by what the caller holds once the final one exists.
+        if known != nil || query.delivery != .fastFormat, request.headers[.ifNoneMatch].map({ Self.matches($0, tag) }) == true {
             return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: cacheControl])
+        }
+        if let known {
+            return response(known.bytes, contentType: known.contentType, pixelSize: known.pixelSize, tag: tag, degraded: false)
         }
         let result: ImageResult
         do {

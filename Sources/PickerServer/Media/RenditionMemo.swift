@@ -39,10 +39,11 @@ final class RenditionMemo: Sendable {
     /// The rendition with this entity tag, if it is still here.
     func rendition(tagged tag: String) -> Rendition? {
         state.withLock { state in
-            guard state.entries[tag] != nil else { return nil }
+            guard var entry = state.entries[tag] else { return nil }
             state.clock += 1
-            state.entries[tag]!.lastUse = state.clock
-            return state.entries[tag]!.rendition
+            entry.lastUse = state.clock
+            state.entries[tag] = entry
+            return entry.rendition
         }
     }
 
