@@ -38,9 +38,11 @@ public struct PickerServer: Sendable {
                                 media: MediaResponder(library: library), assets: AssetMemo(), fetches: FetchMemo(library: library),
                                 logger: logger, boundAddress: bound)
         let router = try makeRouter(state: state)
+        let serverName = "assets-picker"
         let app = Application(
             router: router,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "assets-picker"),
+            server: .http1(configuration: .init(additionalChannelHandlers: [RenditionFastPath(state: state, serverName: serverName)])),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 bound.set(port: port)

@@ -28,7 +28,13 @@ struct ServerState: Sendable {
             assets.remember(lookup.found)
             for asset in lookup.found { found[asset.id.uuid] = asset }
         }
-        return uuids.compactMap { found[$0] }.filter { session.settings.mediaFilter.includes($0.mediaType) && !$0.isHidden }
+        return uuids.compactMap { found[$0] }.filter { Self.isVisible($0, in: session) }
+    }
+
+    /// Whether the person picking in `session` may see `asset`: it passes the session's media
+    /// filter and is not hidden.
+    static func isVisible(_ asset: Asset, in session: PickerSession) -> Bool {
+        session.settings.mediaFilter.includes(asset.mediaType) && !asset.isHidden
     }
 
     /// The URI a person opens to pick for `session`: on the public base URL when one is set,

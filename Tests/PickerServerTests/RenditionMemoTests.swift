@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 @testable import PickerServer
 import Testing
@@ -5,37 +6,45 @@ import Testing
 /// The server's memo of final renditions: bounded in bytes, least recently used out first.
 @Suite struct RenditionMemoTests {
     private func rendition(_ bytes: Int) -> RenditionMemo.Rendition {
-        RenditionMemo.Rendition(bytes: ByteBuffer(repeating: 0xAB, count: bytes), contentType: "image/jpeg", pixelSize: "1x1")
+        RenditionMemo.Rendition(bytes: ByteBuffer(repeating: 0xAB, count: bytes), contentType: "image/jpeg", pixelSize: "1x1", tag: "\"t\"")
+    }
+
+    private let asset = UUID()
+
+    /// The key of the same asset at the `index`-th size.
+    private func key(_ index: Int) -> RenditionKey {
+        RenditionKey(asset: asset, byteSize: 1_000, modified: Date(timeIntervalSince1970: 0), width: 100 + index, height: 100,
+                     mode: .fill, format: .jpeg, quality: 80)
     }
 
     @Test func neverHoldsMoreThanItsLimitAndDropsTheLeastRecentlyUsedFirst() {
         let memo = RenditionMemo(byteLimit: 10_000)
-        for index in 0..<8 { memo.remember(rendition(1_000), tagged: "t\(index)") }
+        for index in 0..<8 { memo.remember(rendition(1_000), for: key(index)) }
         #expect(memo.byteCount == 8_000)
-        #expect(memo.rendition(tagged: "t0") != nil) // t0 is now the most recently used
+        #expect(memo.rendition(for: key(0)) != nil) // t0 is now the most recently used
         for index in 8..<12 {
-            memo.remember(rendition(1_000), tagged: "t\(index)")
+            memo.remember(rendition(1_000), for: key(index))
             #expect(memo.byteCount <= 10_000)
         }
-        #expect(memo.rendition(tagged: "t0") != nil)
-        #expect(memo.rendition(tagged: "t1") == nil)
-        #expect(memo.rendition(tagged: "t11")?.bytes.readableBytes == 1_000)
+        #expect(memo.rendition(for: key(0)) != nil)
+        #expect(memo.rendition(for: key(1)) == nil)
+        #expect(memo.rendition(for: key(11))?.bytes.readableBytes == 1_000)
     }
 
-    @Test func replacingATagCountsItsBytesOnce() {
+    @Test func replacingAKeysRenditionCountsItsBytesOnce() {
         let memo = RenditionMemo(byteLimit: 10_000)
-        memo.remember(rendition(1_000), tagged: "t")
-        memo.remember(rendition(2_000), tagged: "t")
+        memo.remember(rendition(1_000), for: key(0))
+        memo.remember(rendition(2_000), for: key(0))
         #expect(memo.byteCount == 2_000)
         memo.forgetAll()
         #expect(memo.byteCount == 0)
-        #expect(memo.rendition(tagged: "t") == nil)
+        #expect(memo.rendition(for: key(0)) == nil)
     }
 
     @Test func aRenditionTooLargeForTheMemoIsNotKept() {
         let memo = RenditionMemo(byteLimit: 10_000)
-        memo.remember(rendition(3_000), tagged: "big")
-        #expect(memo.rendition(tagged: "big") == nil)
+        memo.remember(rendition(3_000), for: key(0))
+        #expect(memo.rendition(for: key(0)) == nil)
         #expect(memo.byteCount == 0)
     }
 }

@@ -20,19 +20,25 @@ struct ImageQuery: Sendable, Hashable {
     /// - Throws: ``APIError`` 400 naming the parameter and what it accepts.
     init(_ request: Request, allowsDelivery: Bool = false) throws(APIError) {
         let parameters = request.uri.queryParameters
+        try self.init(allowsDelivery: allowsDelivery) { name in parameters.get(name).map { Substring($0) } }
+    }
+
+    /// The query whose parameters `value` gives by name, checked as ``init(_:allowsDelivery:)``
+    /// checks a request's.
+    init(allowsDelivery: Bool = false, value: (String) -> Substring?) throws(APIError) {
         func integer(_ name: String, in range: ClosedRange<Int>) throws(APIError) -> Int? {
-            guard let text = parameters.get(name) else { return nil }
-            guard let value = Int(text), range.contains(value) else {
+            guard let text = value(name) else { return nil }
+            guard let number = Int(text), range.contains(number) else {
                 throw .badParameter("'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound); got '\(text)'.")
             }
-            return value
+            return number
         }
         func choice<T>(_ name: String, _ names: [String: T]) throws(APIError) -> T? {
-            guard let text = parameters.get(name) else { return nil }
-            guard let value = names[text] else {
+            guard let text = value(name) else { return nil }
+            guard let choice = names[String(text)] else {
                 throw .badParameter("'\(name)' must be one of \(names.keys.sorted().joined(separator: ", ")); got '\(text)'.")
             }
-            return value
+            return choice
         }
         let sides = 1...Self.maximumSide
         guard let width = try integer("w", in: sides), let height = try integer("h", in: sides) else {
@@ -40,13 +46,17 @@ struct ImageQuery: Sendable, Hashable {
         }
         self.width = width
         self.height = height
-        mode = try choice("mode", ["fit": .fit, "fill": .fill]) ?? .fit
-        format = try choice("format", ["jpeg": .jpeg, "jpg": .jpeg, "webp": .webp]) ?? .jpeg
+        mode = try choice("mode", Self.modes) ?? .fit
+        format = try choice("format", Self.formats) ?? .jpeg
         quality = try integer("quality", in: 1...100) ?? 80
         if allowsDelivery {
-            delivery = try choice("delivery", ["fast": .fastFormat, "high": .highQualityFormat]) ?? .highQualityFormat
+            delivery = try choice("delivery", Self.deliveries) ?? .highQualityFormat
         }
     }
+
+    private static let modes: [String: ContentMode] = ["fit": .fit, "fill": .fill]
+    private static let formats: [String: ImageFormat] = ["jpeg": .jpeg, "jpg": .jpeg, "webp": .webp]
+    private static let deliveries: [String: DeliveryMode] = ["fast": .fastFormat, "high": .highQualityFormat]
 
     /// The image request this query makes.
     var request: ImageRequest {

@@ -28,14 +28,8 @@ struct MediaResponder: Sendable {
     /// best answer there is), cacheable and tagged; a `fast` answer rendered for the occasion may
     /// be a stand-in, and is neither tagged nor stored.
     func image(of asset: Asset, query: ImageQuery, request: Request) async throws -> Response {
-        let tag = entityTag(of: asset, query: query)
-        let known = renditions.rendition(tagged: tag)
-        // A fast request is only sure to be answered by what the caller holds once the final one exists.
-        if known != nil || query.delivery != .fastFormat, request.headers[.ifNoneMatch].map({ Self.matches($0, tag) }) == true {
-            return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: cacheControl])
-        }
-        if let known {
-            return response(known.bytes, contentType: known.contentType, pixelSize: known.pixelSize, tag: tag, degraded: false)
+        if let answer = answerWithoutRendering(of: asset, query: query, ifNoneMatch: request.headers[.ifNoneMatch]) {
+            return answer.response
         }
         let result: ImageResult
         do {
@@ -46,14 +40,34 @@ struct MediaResponder: Sendable {
         let bytes = ByteBuffer(data: result.data), pixelSize = "\(result.pixelSize.width)x\(result.pixelSize.height)"
         guard query.delivery != .fastFormat else {
             // The quickest answer may be a degraded one today and the final one tomorrow.
-            return response(bytes, contentType: result.format.mimeType, pixelSize: pixelSize, tag: nil, degraded: result.isDegraded)
+            return answer(bytes, contentType: result.format.mimeType, pixelSize: pixelSize, tag: nil, degraded: result.isDegraded).response
         }
-        renditions.remember(RenditionMemo.Rendition(bytes: bytes, contentType: result.format.mimeType, pixelSize: pixelSize), tagged: tag)
-        return response(bytes, contentType: result.format.mimeType, pixelSize: pixelSize, tag: tag, degraded: result.isDegraded)
+        let tag = entityTag(of: asset, query: query)
+        renditions.remember(RenditionMemo.Rendition(bytes: bytes, contentType: result.format.mimeType, pixelSize: pixelSize, tag: tag),
+                            for: RenditionKey(asset, query))
+        return answer(bytes, contentType: result.format.mimeType, pixelSize: pixelSize, tag: tag, degraded: result.isDegraded).response
+    }
+
+    /// The answer to a rendition request that needs neither the library nor the pipeline: 304
+    /// when the caller's copy is current, else the remembered final rendition; `nil` when the
+    /// image has to be rendered. Cheap and synchronous, so that an event loop may call it.
+    func answerWithoutRendering(of asset: Asset, query: ImageQuery, ifNoneMatch: String?) -> PreparedAnswer? {
+        if let known = renditions.rendition(for: RenditionKey(asset, query)) {
+            if let ifNoneMatch, Self.matches(ifNoneMatch, known.tag) { return notModified(known.tag) }
+            return answer(known.bytes, contentType: known.contentType, pixelSize: known.pixelSize, tag: known.tag, degraded: false)
+        }
+        // A fast request is only sure to be answered by what the caller holds once the final one exists.
+        guard query.delivery != .fastFormat, let ifNoneMatch else { return nil }
+        let tag = entityTag(of: asset, query: query)
+        return Self.matches(ifNoneMatch, tag) ? notModified(tag) : nil
+    }
+
+    private func notModified(_ tag: String) -> PreparedAnswer {
+        PreparedAnswer(head: HTTPResponse(status: .notModified, headerFields: [.eTag: tag, .cacheControl: cacheControl]), body: nil)
     }
 
     /// A rendition's answer: tagged and cacheable when it is the final one (`tag` given), else `no-store`.
-    private func response(_ bytes: ByteBuffer, contentType: String, pixelSize: String, tag: String?, degraded: Bool) -> Response {
+    private func answer(_ bytes: ByteBuffer, contentType: String, pixelSize: String, tag: String?, degraded: Bool) -> PreparedAnswer {
         var headers: HTTPFields = [.contentType: contentType]
         headers[.contentLength] = String(bytes.readableBytes)
         if let tag {
@@ -64,7 +78,7 @@ struct MediaResponder: Sendable {
         }
         headers[Self.imageSize] = pixelSize
         headers[Self.imageDegraded] = degraded ? "1" : "0"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: bytes))
+        return PreparedAnswer(head: HTTPResponse(status: .ok, headerFields: headers), body: bytes)
     }
 
     private static let imageSize = HTTPField.Name("X-Image-Size")!

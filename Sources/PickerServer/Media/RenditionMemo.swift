@@ -5,9 +5,10 @@ import Synchronization
 /// opened again, or scrolled back, is answered without touching the library or the image
 /// pipeline (no index read, no cache file, no thread hand-off).
 ///
-/// Keyed by entity tag, which names one version of one original at one size, cut, format and
-/// quality; bounded in bytes, the least recently used going first. Only final renditions go in,
-/// so whatever is found may be answered to any delivery mode.
+/// Keyed by ``RenditionKey`` (one version of one original at one size, cut, format and quality:
+/// what the entity tag names, without making the tag's text on every request); bounded in bytes,
+/// the least recently used going first. Only final renditions go in, so whatever is found may
+/// be answered to any delivery mode.
 final class RenditionMemo: Sendable {
     /// A rendition as it goes on the wire.
     struct Rendition: Sendable {
@@ -15,6 +16,8 @@ final class RenditionMemo: Sendable {
         let contentType: String
         /// `WIDTHxHEIGHT`, the `X-Image-Size` header.
         let pixelSize: String
+        /// The entity tag.
+        let tag: String
     }
 
     private struct Entry {
@@ -23,7 +26,7 @@ final class RenditionMemo: Sendable {
     }
 
     private struct State {
-        var entries: [String: Entry] = [:]
+        var entries: [RenditionKey: Entry] = [:]
         var byteCount = 0
         var clock: UInt64 = 0
     }
@@ -36,26 +39,26 @@ final class RenditionMemo: Sendable {
         self.byteLimit = byteLimit
     }
 
-    /// The rendition with this entity tag, if it is still here.
-    func rendition(tagged tag: String) -> Rendition? {
+    /// The rendition under `key`, if it is still here.
+    func rendition(for key: RenditionKey) -> Rendition? {
         state.withLock { state in
-            guard var entry = state.entries[tag] else { return nil }
+            guard var entry = state.entries[key] else { return nil }
             state.clock += 1
             entry.lastUse = state.clock
-            state.entries[tag] = entry
+            state.entries[key] = entry
             return entry.rendition
         }
     }
 
-    /// Keeps `rendition` under `tag`; when over the limit, the least recently used go until a
+    /// Keeps `rendition` under `key`; when over the limit, the least recently used go until a
     /// quarter of the room is free again (one sort for many evictions). A rendition larger than
     /// a quarter of the limit is not kept.
-    func remember(_ rendition: Rendition, tagged tag: String) {
+    func remember(_ rendition: Rendition, for key: RenditionKey) {
         let size = rendition.bytes.readableBytes
         guard size <= byteLimit / 4 else { return }
         state.withLock { state in
             state.clock += 1
-            if let old = state.entries.updateValue(Entry(rendition: rendition, lastUse: state.clock), forKey: tag) {
+            if let old = state.entries.updateValue(Entry(rendition: rendition, lastUse: state.clock), forKey: key) {
                 state.byteCount -= old.rendition.bytes.readableBytes
             }
             state.byteCount += size

@@ -1,0 +1,102 @@
+import AssetsKit
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NIOHTTPTypes
+import Picker
+
+/// Answers the picker page's warm thumbnails on the connection's event loop, before the request
+/// reaches Hummingbird's async responders.
+///
+/// A grid that is opened again or scrolled back asks for renditions the server has just sent;
+/// answering those from ``RenditionMemo`` costs far less than carrying the request through the
+/// async channel, a task and the router. So this handler, placed in each connection's pipeline
+/// after HTTP decoding, answers a `GET …/api/assets/{id}/image` itself when everything it
+/// needs is at hand without waiting: a live session with that token, an asset the session may
+/// show that the page listed lately (``AssetMemo``), a valid query, and a remembered final
+/// rendition (or a current `If-None-Match`). The checks and the answer are the ones the router's
+/// route makes (``PickerPageRoutes``, ``MediaResponder/answerWithoutRendering(of:query:ifNoneMatch:)``),
+/// so the bytes and headers are the same. Anything else — another path or method, a miss, an
+/// error to report, `Connection` handling — goes on to Hummingbird unchanged.
+///
+/// A client may send requests before the earlier ones are answered (HTTP/1.1 pipelining), and
+/// answers must go out in the order of the requests: while a request passed on to Hummingbird
+/// has not been answered to its end, the ones behind it are passed on too.
+final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private enum Phase {
+        /// Between requests.
+        case idle
+        /// The request's head was answerable; the answer goes out at its end.
+        case answering(PreparedAnswer)
+        /// The request goes on to Hummingbird, every part of it.
+        case forwarding
+    }
+
+    private let state: ServerState
+    private let serverName: String
+    private var phase = Phase.idle
+    /// Requests passed on whose answers have not ended yet.
+    private var unansweredForwards = 0
+    private var date = HTTPDate()
+
+    init(state: ServerState, serverName: String) {
+        self.state = state
+        self.serverName = serverName
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch (unwrapInboundIn(data), phase) {
+        case (.head(let request), _):
+            if unansweredForwards == 0, let answer = answer(to: request) {
+                phase = .answering(answer)
+            } else {
+                phase = .forwarding
+                unansweredForwards += 1
+                context.fireChannelRead(data)
+            }
+        case (.body, .answering):
+            break // a GET's body means nothing; Hummingbird drops it too
+        case (.end, .answering(let answer)):
+            phase = .idle
+            send(answer, context: context)
+        case (.end, _):
+            phase = .idle
+            context.fireChannelRead(data)
+        case (.body, _):
+            context.fireChannelRead(data)
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { unansweredForwards -= 1 }
+        context.write(data, promise: promise)
+    }
+
+    /// The answer the router would give, when it needs no waiting; `nil` to let the router answer.
+    private func answer(to request: HTTPRequest) -> PreparedAnswer? {
+        guard request.method == .get, request.headerFields[.connection] == nil,
+              let path = request.path, let target = PickerImageTarget(path),
+              let session = state.sessions.pickerSession(String(target.session), token: String(target.token)), session.state == .picking,
+              let uuid = ItemResource.uuid(fromPathComponent: String(target.asset)),
+              let asset = state.assets.asset(uuid), ServerState.isVisible(asset, in: session),
+              let query = try? ImageQuery(allowsDelivery: true, value: target.value) else { return nil }
+        return state.media.answerWithoutRendering(of: asset, query: query, ifNoneMatch: request.headerFields[.ifNoneMatch])
+    }
+
+    /// Writes `answer` with the headers Hummingbird adds to every response (`Date`, `Server`).
+    private func send(_ answer: PreparedAnswer, context: ChannelHandlerContext) {
+        var head = answer.head
+        head.headerFields[.date] = date.now()
+        head.headerFields[.server] = serverName
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if let body = answer.body, body.readableBytes > 0 {
+            context.write(wrapOutboundOut(.body(body)), promise: nil)
+        }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+}

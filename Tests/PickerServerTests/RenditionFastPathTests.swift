@@ -1,0 +1,227 @@
+import AssetsKit
+import FolderLibrary
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import NIOEmbedded
+import NIOHTTPTypes
+import Picker
+@testable import PickerServer
+import Testing
+import TestSupport
+
+/// The event-loop fast path for warm thumbnails: what it answers itself, and what it leaves to
+/// the router, part for part.
+@Suite struct RenditionFastPathTests {
+    /// A server state over a folder library of one camera photo, a live session, the photo as
+    /// the page listed it, and its 64x64 fill rendition remembered.
+    private struct Fixture {
+        let state: ServerState
+        let session: PickerSession
+        let asset: Asset
+        let rendition = ByteBuffer(bytes: Array(repeating: 0xAB, count: 2_000))
+
+        init() async throws {
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("fast-path-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            let photo = try #require(Corpus.files(in: "A_camera_exif") { $0.pathExtension.lowercased() == "jpg" }.first)
+            try FileManager.default.copyItem(at: photo, to: root.appendingPathComponent(photo.lastPathComponent))
+            let library = FolderLibrary(root: root)
+            asset = try #require(try await library.assets(in: FolderLibrary.cameraRollID, options: FetchOptions()).assets(in: 0..<1).first)
+            let sessions = PickerSessionStore()
+            session = try sessions.create(settings: PickerSessionSettings(maxItems: 5))
+            state = ServerState(configuration: PickerServerConfiguration(clientKey: "fast-path-client-key-0123"), library: library,
+                                sessions: sessions, media: MediaResponder(library: library), assets: AssetMemo(),
+                                fetches: FetchMemo(library: library), logger: Logger(label: "test"), boundAddress: BoundAddress())
+            state.assets.remember([asset])
+            let query = try ImageQuery { ["w": "64", "h": "64", "mode": "fill"][$0].map { Substring($0) } }
+            state.media.renditions.remember(RenditionMemo.Rendition(bytes: rendition, contentType: "image/jpeg", pixelSize: "64x64", tag: "\"cafe\""),
+                                            for: RenditionKey(asset, query))
+        }
+
+        func path(_ query: String, token: String? = nil, asset id: String? = nil) -> String {
+            "/picker/\(session.id)/\(token ?? session.pickerToken)/api/assets/\(id ?? asset.id.uuid.uuidString)/image?\(query)"
+        }
+
+        func channel() throws -> EmbeddedChannel {
+            EmbeddedChannel(handler: RenditionFastPath(state: state, serverName: "assets-picker"))
+        }
+    }
+
+    private func send(_ path: String, method: HTTPRequest.Method = .get, headers: HTTPFields = [:], to channel: EmbeddedChannel) throws {
+        try channel.writeInbound(HTTPRequestPart.head(HTTPRequest(method: method, scheme: nil, authority: "127.0.0.1", path: path, headerFields: headers)))
+        try channel.writeInbound(HTTPRequestPart.end(nil))
+    }
+
+    /// The parts the handler passed on to the router.
+    private func forwarded(_ channel: EmbeddedChannel) throws -> [HTTPRequestPart] {
+        var parts: [HTTPRequestPart] = []
+        while let part = try channel.readInbound(as: HTTPRequestPart.self) { parts.append(part) }
+        return parts
+    }
+
+    /// The parts the handler wrote itself.
+    private func written(_ channel: EmbeddedChannel) throws -> [HTTPResponsePart] {
+        var parts: [HTTPResponsePart] = []
+        while let part = try channel.readOutbound(as: HTTPResponsePart.self) { parts.append(part) }
+        return parts
+    }
+
+    @Test func aRememberedRenditionIsAnsweredOnTheEventLoopAndNeverReachesTheRouter() async throws {
+        let fixture = try await Fixture()
+        let channel = try fixture.channel()
+        try send(fixture.path("w=64&h=64&mode=fill"), to: channel)
+        #expect(try forwarded(channel).isEmpty)
+        let parts = try written(channel)
+        try #require(parts.count == 3)
+        guard case .head(let head) = parts[0], case .body(let body) = parts[1], case .end(nil) = parts[2] else {
+            Issue.record("expected head, body, end; got \(parts)")
+            return
+        }
+        #expect(head.status == .ok)
+        #expect(head.headerFields[.eTag] == "\"cafe\"")
+        #expect(head.headerFields[.contentLength] == "2000")
+        #expect(head.headerFields[.contentType] == "image/jpeg")
+        #expect(head.headerFields[HTTPField.Name("X-Image-Size")!] == "64x64")
+        #expect(head.headerFields[.server] == "assets-picker")
+        #expect(head.headerFields[.date]?.hasSuffix(" GMT") == true)
+        #expect(body == fixture.rendition)
+        // The same rendition asked for quickly is the final one too; a current copy gets 304 without a body.
+        try send(fixture.path("w=64&h=64&mode=fill&delivery=fast"), to: channel)
+        #expect(try written(channel).count == 3)
+        try send(fixture.path("w=64&h=64&mode=fill"), headers: [.ifNoneMatch: "\"cafe\""], to: channel)
+        let revalidated = try written(channel)
+        guard case .head(let notModified) = revalidated.first else { Issue.record("no head"); return }
+        #expect(notModified.status == .notModified)
+        #expect(revalidated.count == 2)
+        #expect(try forwarded(channel).isEmpty)
+    }
+
+    @Test(arguments: [
+        "w=128&h=128&mode=fill",            // not remembered: to be rendered
+        "w=64&h=64&mode=fill&w=64",         // a repeated parameter
+        "w=64&h=64&mode=%66ill",            // needs decoding
+        "w=0&h=64",                         // a bad parameter: the router's 400 names it
+    ])
+    func whatItCannotAnswerAtOnceGoesToTheRouterWhole(query: String) async throws {
+        let fixture = try await Fixture()
+        let channel = try fixture.channel()
+        try send(fixture.path(query), to: channel)
+        #expect(try written(channel).isEmpty)
+        let parts = try forwarded(channel)
+        try #require(parts.count == 2)
+        guard case .head(let head) = parts[0], case .end = parts[1] else { Issue.record("expected head and end; got \(parts)"); return }
+        #expect(head.path == fixture.path(query))
+    }
+
+    @Test func requestsOutsideItsRemitGoToTheRouter() async throws {
+        let fixture = try await Fixture()
+        let query = "w=64&h=64&mode=fill"
+        var cases: [(String, HTTPRequest.Method, HTTPFields)] = [
+            (fixture.path(query, token: "wrong-token"), .get, [:]),
+            (fixture.path(query, asset: UUID().uuidString), .get, [:]),
+            (fixture.path(query, asset: "..%2F..%2Fetc%2Fpasswd"), .get, [:]),
+            (fixture.path(query), .head, [:]),
+            (fixture.path(query), .get, [.connection: "close"]),
+            (fixture.path(query).replacingOccurrences(of: "/image?", with: "/original?"), .get, [:]),
+        ]
+        // A session that has ended answers 410 through the router.
+        cases.append((fixture.path(query), .get, [:]))
+        for (index, (path, method, headers)) in cases.enumerated() {
+            if index == cases.count - 1 {
+                _ = try fixture.state.sessions.finish(fixture.session.id, token: fixture.session.pickerToken, state: .cancelled)
+            }
+            let channel = try fixture.channel()
+            try send(path, method: method, headers: headers, to: channel)
+            #expect(try written(channel).isEmpty, "\(method) \(path) \(headers)")
+            #expect(try forwarded(channel).count == 2, "\(method) \(path) \(headers)")
+        }
+    }
+
+    @Test func whileAForwardedRequestIsUnansweredTheOnesBehindItAreForwardedToo() async throws {
+        let fixture = try await Fixture()
+        let channel = try fixture.channel()
+        try send(fixture.path("w=128&h=128&mode=fill"), to: channel) // to be rendered by the router
+        try send(fixture.path("w=64&h=64&mode=fill"), to: channel)   // remembered, but behind it
+        #expect(try written(channel).isEmpty)
+        #expect(try forwarded(channel).count == 4)
+        // The router answers both, to their ends; then the fast path may answer again.
+        for _ in 0..<2 {
+            try channel.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .ok)))
+            try channel.writeOutbound(HTTPResponsePart.end(nil))
+        }
+        #expect(try written(channel).count == 4)
+        try send(fixture.path("w=64&h=64&mode=fill"), to: channel)
+        #expect(try forwarded(channel).isEmpty)
+        #expect(try written(channel).count == 3)
+    }
+
+    @Test func anAssetTheSessionMayNotShowIsNeverAnswered() async throws {
+        let fixture = try await Fixture()
+        let videosOnly = try fixture.state.sessions.create(settings: PickerSessionSettings(maxItems: 5, mediaFilter: .video))
+        let channel = try fixture.channel()
+        try send("/picker/\(videosOnly.id)/\(videosOnly.pickerToken)/api/assets/\(fixture.asset.id.uuid.uuidString)/image?w=64&h=64&mode=fill",
+                 to: channel)
+        #expect(try written(channel).isEmpty)
+        #expect(try forwarded(channel).count == 2)
+    }
+
+    @Test func targetsAreReadWithoutDecoding() {
+        let target = PickerImageTarget("/picker/s1/t1/api/assets/A/image?w=1&h=2&mode=fill")
+        #expect(target?.session == "s1")
+        #expect(target?.token == "t1")
+        #expect(target?.asset == "A")
+        #expect(target?.value("h") == "2")
+        #expect(target?.value("quality") == nil)
+        #expect(PickerImageTarget("/picker/s1/t1/api/assets/A/image")?.parameters.isEmpty == true)
+        for other in ["/picker/s1/t1/api/assets/A/image/", "/picker//t1/api/assets/A/image", "/picker/s1/t1/api/assets/A/original",
+                      "/ui/picker/s1/t1/api/assets/A/image", "/picker/s1/t1/api/assets/A/image?w=1+2", "/picker/s1/t1/api/assets/A/image?w"] {
+            #expect(PickerImageTarget(other) == nil, "\(other)")
+        }
+    }
+}
+
+/// The fast path in a running server, over real sockets: the same answers as the router's, in
+/// order on a pipelined connection, and `Connection: close` still honoured.
+@Suite struct RenditionFastPathHTTPTests {
+    @Test func answersAreTheRoutersToTheByteAndInOrderWhenPipelined() async throws {
+        let server = try await TestServer.indexed()
+        defer { Task { await server.stop() } }
+        let session = try await server.client.createSession()
+        let person = server.picker(session)
+        let photo = try #require(try await person.cameraRollIDs(media: "photo").first)
+        let port = try #require(server.baseURL.port)
+        let small = "\(session.pickerPath)api/assets/\(photo)/image?w=80&h=60&mode=fill"
+        let large = "\(session.pickerPath)api/assets/\(photo)/image?w=48&h=48&mode=fill"
+        // The first answer is rendered by the router, which remembers it.
+        let first = try await person.get("assets/\(photo)/image?w=80&h=60&mode=fill")
+        #expect(first.status == 200)
+        let tag = try #require(first.header("ETag"))
+
+        // Remembered (fast path), to be rendered (router), remembered again, then one the router
+        // must answer because of its Connection header, which then closes the connection.
+        let (answers, closed) = await RawHTTPExchange.exchange(port: port, [
+            (small, []), (large, []), (small, ["If-None-Match: \(tag)"]), (small, ["Connection: close"]),
+        ])
+        try #require(answers.count == 4)
+        #expect(answers.map(\.status) == [200, 200, 304, 200])
+        #expect(answers.map { $0.header("X-Image-Size") } == ["80x60", "48x48", nil, "80x60"])
+        #expect(closed)
+        // The fast path's answer and the router's (answers[3]) are the same bytes under the same headers.
+        #expect(answers[0].body == Array(first.body))
+        #expect(answers[0].body == answers[3].body)
+        let routerHeaders = answers[3].headers.filter { $0.name != "date" && $0.name != "connection" }
+        #expect(answers[0].headers.filter { $0.name != "date" }.map { "\($0.name): \($0.value)" } == routerHeaders.map { "\($0.name): \($0.value)" })
+        #expect(answers[2].header("etag") == tag)
+
+        // The router's 304 (forced by a Connection header) and the fast path's agree too.
+        let (revalidations, _) = await RawHTTPExchange.exchange(port: port, [
+            (small, ["If-None-Match: \(tag)"]), (small, ["If-None-Match: \(tag)", "Connection: keep-alive"]),
+        ])
+        try #require(revalidations.count == 2)
+        #expect(revalidations[0].headers.filter { $0.name != "date" }.map { "\($0.name): \($0.value)" }
+            == revalidations[1].headers.filter { $0.name != "date" && $0.name != "connection" }.map { "\($0.name): \($0.value)" })
+    }
+}
