@@ -6,7 +6,7 @@ import Testing
 /// The server's memo of final renditions: bounded in bytes, least recently used out first.
 @Suite struct RenditionMemoTests {
     private func rendition(_ bytes: Int) -> RenditionMemo.Rendition {
-        RenditionMemo.Rendition(bytes: ByteBuffer(repeating: 0xAB, count: bytes), contentType: "image/jpeg", pixelSize: "1x1", tag: "\"t\"")
+        RenditionMemo.Rendition(answer: PreparedAnswer(head: HTTPResponse(status: .ok), body: ByteBuffer(repeating: 0xAB, count: bytes)), tag: "\"t\"")
     }
 
     private let asset = UUID()
@@ -28,7 +28,7 @@ import Testing
         }
         #expect(memo.rendition(for: key(0)) != nil)
         #expect(memo.rendition(for: key(1)) == nil)
-        #expect(memo.rendition(for: key(11))?.bytes.readableBytes == 1_000)
+        #expect(memo.rendition(for: key(11))?.byteCount == 1_000)
     }
 
     @Test func replacingAKeysRenditionCountsItsBytesOnce() {

@@ -43,9 +43,9 @@ struct MediaResponder: Sendable {
             return answer(bytes, contentType: result.format.mimeType, pixelSize: pixelSize, tag: nil, degraded: result.isDegraded).response
         }
         let tag = entityTag(of: asset, query: query)
-        renditions.remember(RenditionMemo.Rendition(bytes: bytes, contentType: result.format.mimeType, pixelSize: pixelSize, tag: tag),
-                            for: RenditionKey(asset, query))
-        return answer(bytes, contentType: result.format.mimeType, pixelSize: pixelSize, tag: tag, degraded: result.isDegraded).response
+        let final = answer(bytes, contentType: result.format.mimeType, pixelSize: pixelSize, tag: tag, degraded: result.isDegraded)
+        renditions.remember(RenditionMemo.Rendition(answer: final, tag: tag), for: RenditionKey(asset, query))
+        return final.response
     }
 
     /// The answer to a rendition request that needs neither the library nor the pipeline: 304
@@ -54,7 +54,7 @@ struct MediaResponder: Sendable {
     func answerWithoutRendering(of asset: Asset, query: ImageQuery, ifNoneMatch: String?) -> PreparedAnswer? {
         if let known = renditions.rendition(for: RenditionKey(asset, query)) {
             if let ifNoneMatch, Self.matches(ifNoneMatch, known.tag) { return notModified(known.tag) }
-            return answer(known.bytes, contentType: known.contentType, pixelSize: known.pixelSize, tag: known.tag, degraded: false)
+            return known.answer
         }
         // A fast request is only sure to be answered by what the caller holds once the final one exists.
         guard query.delivery != .fastFormat, let ifNoneMatch else { return nil }

@@ -12,12 +12,12 @@ import Synchronization
 final class RenditionMemo: Sendable {
     /// A rendition as it goes on the wire.
     struct Rendition: Sendable {
-        let bytes: ByteBuffer
-        let contentType: String
-        /// `WIDTHxHEIGHT`, the `X-Image-Size` header.
-        let pixelSize: String
+        /// The answer: status 200 and every header a route gives it.
+        let answer: PreparedAnswer
         /// The entity tag.
         let tag: String
+
+        var byteCount: Int { answer.body?.readableBytes ?? 0 }
     }
 
     private struct Entry {
@@ -54,19 +54,19 @@ final class RenditionMemo: Sendable {
     /// quarter of the room is free again (one sort for many evictions). A rendition larger than
     /// a quarter of the limit is not kept.
     func remember(_ rendition: Rendition, for key: RenditionKey) {
-        let size = rendition.bytes.readableBytes
+        let size = rendition.byteCount
         guard size <= byteLimit / 4 else { return }
         state.withLock { state in
             state.clock += 1
             if let old = state.entries.updateValue(Entry(rendition: rendition, lastUse: state.clock), forKey: key) {
-                state.byteCount -= old.rendition.bytes.readableBytes
+                state.byteCount -= old.rendition.byteCount
             }
             state.byteCount += size
             guard state.byteCount > byteLimit else { return }
             for (key, entry) in state.entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
                 guard state.byteCount > byteLimit * 3 / 4 else { break }
                 state.entries[key] = nil
-                state.byteCount -= entry.rendition.bytes.readableBytes
+                state.byteCount -= entry.rendition.byteCount
             }
         }
     }
