@@ -110,6 +110,13 @@ void cvips_small_jpeg_free(void *buffer);
 int cvips_jpeg_thumbnail(const char *path, int factor, int layout_factor, int fast, int orientation,
                          int width, int height, int crop, VipsImage **out);
 
+/// The whole JPEG at `path` at 1/8 scale, decoded as a fast thumbnail at that scale decodes
+/// it: by the DC decoder (`dc_decoder` = 1; returns 1, with no pixels, for a file it leaves to
+/// libjpeg) or by libjpeg-turbo with the same settings (0: fast DCT, plain upsampling). 8-bit
+/// RGB or grey; free `pixels` with cvips_free.
+int cvips_jpeg_eighth_scale(const char *path, int dc_decoder, void **pixels, size_t *length, int *width, int *height,
+                            int *bands);
+
 int cvips_image_width(const VipsImage *image);
 int cvips_image_height(const VipsImage *image);
 int cvips_image_bands(const VipsImage *image);
