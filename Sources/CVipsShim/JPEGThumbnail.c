@@ -3,8 +3,10 @@
 // a Lanczos-3 filter reduces them as they come, and the orientation and centre crop are
 // applied while copying the result out. Same steps and kernel as libvips' thumbnail, without
 // its per-call set-up (operation graph, Orc code generation, a worker thread, region buffers)
-// or a decoded image in memory.
+// or a decoded image in memory. Fast thumbnails at 1/8 scale take the DC decoder (DCDecode.c)
+// instead of libjpeg when it takes the file, and reduce its whole 1/8 image the same way.
 #include "CVipsShim.h"
+#include "DCDecode.h"
 #include "Reduce.h"
 #include <vips/vips.h>
 #include <stdio.h>
@@ -86,6 +88,8 @@ typedef struct {
     jmp_buf failed;
     char message[JMSG_LENGTH_MAX];
     unsigned char *bytes;
+    size_t length;
+    cvips_dc_image eighth;  // the DC decoder's image, when it took the file
     cvips_reduction *reduction;
     uint8_t *ring, *stored, *upright;
     size_t row_bytes;
@@ -115,24 +119,74 @@ static const uint8_t *row_at(void *context, int y) {
     return decode->ring + (size_t)(y % decode->capacity) * decode->row_bytes + decode->offset;
 }
 
-static int thumbnail(Decode *decode, const char *path, int factor, int layout_factor, int fast, int orientation,
-                     int width, int height, int crop, VipsImage **out) {
+// The DC decoder's rows, from the first column the reduction reads.
+static const uint8_t *eighth_row_at(void *context, int y) {
+    Decode *decode = context;
+    return decode->eighth.pixels + (size_t)y * decode->row_bytes + decode->offset;
+}
+
+// Reads the file and its header and sets libjpeg up for a decode at 1/`factor` scale; the
+// number of bands, or -1.
+static int open_jpeg(Decode *decode, const char *path, int factor, int fast) {
     struct jpeg_decompress_struct *info = &decode->info;
-    size_t length = 0;
-    if (!(decode->bytes = read_file(path, &length))) { vips_error("jpeg", "%s: cannot read", path); return -1; }
-    jpeg_mem_src(info, decode->bytes, (unsigned long)length);
+    if (!(decode->bytes = read_file(path, &decode->length))) { vips_error("jpeg", "%s: cannot read", path); return -1; }
+    jpeg_mem_src(info, decode->bytes, (unsigned long)decode->length);
     jpeg_read_header(info, TRUE);
     if (info->jpeg_color_space == JCS_CMYK || info->jpeg_color_space == JCS_YCCK) {
         vips_error("jpeg", "%s: CMYK, left to libvips", path);
         return -1;
     }
-    int grey = info->jpeg_color_space == JCS_GRAYSCALE, bands = grey ? 1 : 3;
+    int grey = info->jpeg_color_space == JCS_GRAYSCALE;
     info->out_color_space = grey ? JCS_GRAYSCALE : JCS_RGB;
     info->scale_num = 1;
     info->scale_denom = factor;
     info->dct_method = fast ? JDCT_IFAST : JDCT_ISLOW;
     info->do_fancy_upsampling = fast ? FALSE : TRUE;
     jpeg_calc_output_dimensions(info);
+    return grey ? 1 : 3;
+}
+
+// Decodes the whole 1/8 image with the DC decoder, for a file libjpeg's header says is a
+// sequential Huffman 8-bit YCbCr or grey JPEG: CVIPS_DC_DECODED when it took the file and its
+// size is libjpeg's.
+static int decode_eighth(Decode *decode) {
+    const struct jpeg_decompress_struct *info = &decode->info;
+    int colour = (info->jpeg_color_space == JCS_YCbCr && info->num_components == 3) ||
+                 (info->jpeg_color_space == JCS_GRAYSCALE && info->num_components == 1);
+    if (info->progressive_mode || info->arith_code || info->data_precision != 8 || !colour) return CVIPS_DC_NOT_HANDLED;
+    int result = cvips_dc_decode(decode->bytes, decode->length, &decode->eighth);
+    if (result == CVIPS_DC_DECODED && (decode->eighth.width != (int)info->output_width ||
+                                       decode->eighth.height != (int)info->output_height ||
+                                       decode->eighth.bands != info->output_components)) {
+        free(decode->eighth.pixels);
+        decode->eighth.pixels = NULL;
+        return CVIPS_DC_NOT_HANDLED;
+    }
+    return result;
+}
+
+// Runs the reduction on libjpeg's decode of the columns and rows it reads, row by row through
+// the ring; -1 when the data ends early, -2 without memory for the ring.
+static int reduce_with_libjpeg(Decode *decode, int first_column, int columns, int first_row, int scaled_width, int bands) {
+    struct jpeg_decompress_struct *info = &decode->info;
+    jpeg_start_decompress(info);
+    JDIMENSION column = (JDIMENSION)first_column, decoded_columns = (JDIMENSION)columns;
+    if (columns < scaled_width) jpeg_crop_scanline(info, &column, &decoded_columns);
+    decode->row_bytes = (size_t)info->output_width * bands;
+    decode->offset = (first_column - (int)column) * bands;
+    decode->capacity = cvips_reduction_window(decode->reduction);
+    if (!(decode->ring = malloc(decode->row_bytes * decode->capacity))) return -2;
+    if (first_row > 0) jpeg_skip_scanlines(info, (JDIMENSION)first_row);
+    decode->next_row = first_row;
+    return cvips_reduction_run(decode->reduction, row_at, decode, decode->stored);
+}
+
+static int thumbnail(Decode *decode, const char *path, int factor, int layout_factor, int fast, int orientation,
+                     int width, int height, int crop, VipsImage **out) {
+    struct jpeg_decompress_struct *info = &decode->info;
+    int bands = open_jpeg(decode, path, factor, fast);
+    if (bands < 0) return -1;
+    int grey = bands == 1;
     // libjpeg rounds the scaled size up; libvips' loader rounds it down and leaves the partial
     // last row and column out. Do the same, so the arithmetic below is libvips' own.
     int sw = (int)info->image_width / factor, sh = (int)info->image_height / factor;
@@ -147,20 +201,18 @@ static int thumbnail(Decode *decode, const char *path, int factor, int layout_fa
     if (!decode->reduction) { vips_error("jpeg", "out of memory"); return -1; }
     int first_column, columns, first_row, rows;
     cvips_reduction_inputs(decode->reduction, &first_column, &columns, &first_row, &rows);
-    jpeg_start_decompress(info);
-    JDIMENSION column = (JDIMENSION)first_column, decoded_columns = (JDIMENSION)columns;
-    if (columns < sw) jpeg_crop_scanline(info, &column, &decoded_columns);
-    decode->row_bytes = (size_t)info->output_width * bands;
-    decode->offset = (first_column - (int)column) * bands;
-    decode->capacity = cvips_reduction_window(decode->reduction);
-    decode->ring = malloc(decode->row_bytes * decode->capacity);
     decode->stored = malloc((size_t)plan.stored_width * plan.stored_height * bands);
-    if (!decode->ring || !decode->stored) { vips_error("jpeg", "out of memory"); return -1; }
-    if (first_row > 0) jpeg_skip_scanlines(info, (JDIMENSION)first_row);
-    decode->next_row = first_row;
-    if (cvips_reduction_run(decode->reduction, row_at, decode, decode->stored) != 0) {
-        vips_error("jpeg", "%s: the image data ends early", path);
-        return -1;
+    if (!decode->stored) { vips_error("jpeg", "out of memory"); return -1; }
+    int eighth = fast && factor == 8 ? decode_eighth(decode) : CVIPS_DC_NOT_HANDLED;
+    if (eighth == CVIPS_DC_NO_MEMORY) { vips_error("jpeg", "out of memory"); return -1; }
+    if (eighth == CVIPS_DC_DECODED) {
+        decode->row_bytes = (size_t)decode->eighth.width * bands;
+        decode->offset = first_column * bands;
+        cvips_reduction_run(decode->reduction, eighth_row_at, decode, decode->stored);
+    } else {
+        int reduced = reduce_with_libjpeg(decode, first_column, columns, first_row, sw, bands);
+        if (reduced == -2) { vips_error("jpeg", "out of memory"); return -1; }
+        if (reduced != 0) { vips_error("jpeg", "%s: the image data ends early", path); return -1; }
     }
     const uint8_t *pixels = decode->stored;
     if (orientation != 1) {
@@ -175,14 +227,31 @@ static int thumbnail(Decode *decode, const char *path, int factor, int layout_fa
     return 0;
 }
 
-int cvips_jpeg_thumbnail(const char *path, int factor, int layout_factor, int fast, int orientation,
-                         int width, int height, int crop, VipsImage **out) {
+static Decode *new_decode(void) {
     Decode *decode = calloc(1, sizeof(Decode));
-    if (!decode) { vips_error("jpeg", "out of memory"); return -1; }
+    if (!decode) return NULL;
     decode->info.err = jpeg_std_error(&decode->errors);
     decode->errors.error_exit = stop;
     decode->errors.emit_message = on_message;
     decode->info.client_data = decode;
+    return decode;
+}
+
+static void free_decode(Decode *decode) {
+    jpeg_destroy_decompress(&decode->info);
+    cvips_reduction_free(decode->reduction);
+    free(decode->bytes);
+    free(decode->eighth.pixels);
+    free(decode->ring);
+    free(decode->stored);
+    free(decode->upright);
+    free(decode);
+}
+
+int cvips_jpeg_thumbnail(const char *path, int factor, int layout_factor, int fast, int orientation,
+                         int width, int height, int crop, VipsImage **out) {
+    Decode *decode = new_decode();
+    if (!decode) { vips_error("jpeg", "out of memory"); return -1; }
     int result;
     if (setjmp(decode->failed) == 0) {
         jpeg_create_decompress(&decode->info);
@@ -191,12 +260,51 @@ int cvips_jpeg_thumbnail(const char *path, int factor, int layout_factor, int fa
         vips_error("jpeg", "%s: %s", path, decode->message);
         result = -1;
     }
-    jpeg_destroy_decompress(&decode->info);
-    cvips_reduction_free(decode->reduction);
-    free(decode->bytes);
-    free(decode->ring);
-    free(decode->stored);
-    free(decode->upright);
-    free(decode);
+    free_decode(decode);
+    return result;
+}
+
+// The whole 1/8 image by one decoder, as the fast thumbnail decodes it.
+static int eighth_scale(Decode *decode, const char *path, int dc_decoder, void **pixels, size_t *length,
+                        int *width, int *height, int *bands) {
+    struct jpeg_decompress_struct *info = &decode->info;
+    int components = open_jpeg(decode, path, 8, 1);
+    if (components < 0) return -1;
+    *width = (int)info->output_width;
+    *height = (int)info->output_height;
+    *bands = components;
+    *length = (size_t)*width * *height * components;
+    if (!(*pixels = g_try_malloc(*length))) { vips_error("jpeg", "out of memory"); return -1; }
+    if (dc_decoder) {
+        int result = decode_eighth(decode);
+        if (result == CVIPS_DC_DECODED) memcpy(*pixels, decode->eighth.pixels, *length);
+        if (result != CVIPS_DC_DECODED) { g_free(*pixels); *pixels = NULL; }
+        if (result == CVIPS_DC_NO_MEMORY) vips_error("jpeg", "out of memory");
+        return result == CVIPS_DC_NO_MEMORY ? -1 : result;
+    }
+    jpeg_start_decompress(info);
+    while (info->output_scanline < info->output_height) {
+        JSAMPROW row = (uint8_t *)*pixels + (size_t)info->output_scanline * *width * components;
+        jpeg_read_scanlines(info, &row, 1);
+    }
+    return 0;
+}
+
+int cvips_jpeg_eighth_scale(const char *path, int dc_decoder, void **pixels, size_t *length, int *width, int *height,
+                            int *bands) {
+    Decode *decode = new_decode();
+    if (!decode) { vips_error("jpeg", "out of memory"); return -1; }
+    *pixels = NULL;
+    int result;
+    if (setjmp(decode->failed) == 0) {
+        jpeg_create_decompress(&decode->info);
+        result = eighth_scale(decode, path, dc_decoder, pixels, length, width, height, bands);
+    } else {
+        vips_error("jpeg", "%s: %s", path, decode->message);
+        g_free(*pixels);
+        *pixels = NULL;
+        result = -1;
+    }
+    free_decode(decode);
     return result;
 }
