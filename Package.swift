@@ -57,10 +57,12 @@ let package = Package(
             dependencies: [
                 "AssetsKit", "ImagePipeline", "IndexedLibrary", "Picker",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ],
             resources: [.copy("Web"), .copy("openapi.json")]
         ),
@@ -91,7 +93,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(name: "AssetsKitTests", dependencies: ["AssetsKit"]),
         .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "TestSupport"]),
-        .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "ImageMetadata", "AssetsKit", "TestSupport"]),
+        .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "ImageMetadata", "AssetsKit", "CVipsShim", "TestSupport"]),
         .testTarget(name: "FolderLibraryTests", dependencies: ["FolderLibrary", "ImagePipeline", "AssetsKit", "TestSupport"]),
         .testTarget(name: "IndexedLibraryTests", dependencies: ["IndexedLibrary", "AssetsKit", "ImagePipeline", "TestSupport"]),
         .testTarget(name: "PickerTests", dependencies: ["Picker", "FolderLibrary", "ImagePipeline", "AssetsKit", "TestSupport"]),
@@ -101,7 +103,7 @@ let package = Package(
                 "PickerServer", "PickerClient", "Picker", "IndexedLibrary", "FolderLibrary", "AssetsKit", "ImagePipeline", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "CLITests", dependencies: ["assets-picker", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),

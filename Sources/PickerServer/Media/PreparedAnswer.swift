@@ -1,12 +1,22 @@
 import HTTPTypes
 import Hummingbird
+import NIOHTTP1
+import NIOHTTPTypesHTTP1
 
 /// A response whose bytes are all at hand: what both Hummingbird's responders and the
 /// event-loop fast path (``RenditionFastPath``) send, so that the two answer alike.
 struct PreparedAnswer: Sendable {
-    var head: HTTPResponse
+    let head: HTTPResponse
+    /// `head` as SwiftNIO's HTTP/1 encoder takes it, made once.
+    let wireHead: HTTPResponseHead
     /// The body; `nil` for none (a 304, which must not claim a length of 0).
-    var body: ByteBuffer?
+    let body: ByteBuffer?
+
+    init(head: HTTPResponse, body: ByteBuffer?) {
+        self.head = head
+        wireHead = HTTPResponseHead(head)
+        self.body = body
+    }
 
     /// The answer as a Hummingbird response.
     var response: Response {

@@ -1,8 +1,8 @@
 import AssetsKit
 import HTTPTypes
-import Hummingbird
 import NIOCore
-import NIOHTTPTypes
+import NIOHTTP1
+import NIOHTTPTypesHTTP1
 import Picker
 
 /// Answers the picker page's warm thumbnails on the connection's event loop, before the request
@@ -14,19 +14,20 @@ import Picker
 /// after HTTP decoding, answers a `GET …/api/assets/{id}/image` itself when everything it
 /// needs is at hand without waiting: a live session with that token, an asset the session may
 /// show that the page listed lately (``AssetMemo``), a valid query, and a remembered final
-/// rendition (or a current `If-None-Match`). The checks and the answer are the ones the router's
+/// rendition (or a current `If-None-Match`). It sits right after HTTP/1 decoding
+/// (``PickerHTTPChannel``), so what it answers skips the conversion to Swift HTTP Types too. The checks and the answer are the ones the router's
 /// route makes (``PickerPageRoutes``, ``MediaResponder/answerWithoutRendering(of:query:ifNoneMatch:)``),
 /// so the bytes and headers are the same. Anything else — another path or method, a miss, an
-/// error to report, `Connection` handling — goes on to Hummingbird unchanged.
+/// error to report, `Connection` handling, HTTP/1.0 — goes on to Hummingbird unchanged.
 ///
 /// A client may send requests before the earlier ones are answered (HTTP/1.1 pipelining), and
 /// answers must go out in the order of the requests: while a request passed on to Hummingbird
 /// has not been answered to its end, the ones behind it are passed on too.
 final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
 
     private enum Phase {
         /// Between requests.
@@ -78,24 +79,24 @@ final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// The answer the router would give, when it needs no waiting; `nil` to let the router answer.
-    private func answer(to request: HTTPRequest) -> PreparedAnswer? {
-        guard request.method == .get, request.headerFields[.connection] == nil,
-              let path = request.path, let target = PickerImageTarget(path),
+    private func answer(to request: HTTPRequestHead) -> PreparedAnswer? {
+        guard request.method == .GET, request.version == .http1_1, !request.headers.contains(name: "connection"),
+              let target = PickerImageTarget(request.uri),
               let session = state.sessions.pickerSession(String(target.session), token: String(target.token)), session.state == .picking,
               let uuid = ItemResource.uuid(fromPathComponent: String(target.asset)),
               let asset = state.assets.asset(uuid), ServerState.isVisible(asset, in: session),
               let query = try? ImageQuery(allowsDelivery: true, value: target.value) else { return nil }
-        return state.media.answerWithoutRendering(of: asset, query: query, ifNoneMatch: request.headerFields[.ifNoneMatch])
+        return state.media.answerWithoutRendering(of: asset, query: query, ifNoneMatch: request.headers.first(name: "if-none-match"))
     }
 
     /// Writes `answer` with the headers Hummingbird adds to every response (`Date`, `Server`).
     private func send(_ answer: PreparedAnswer, context: ChannelHandlerContext) {
-        var head = answer.head
-        head.headerFields[.date] = date.now()
-        head.headerFields[.server] = serverName
+        var head = answer.wireHead
+        head.headers.add(name: "Date", value: date.now())
+        head.headers.add(name: "Server", value: serverName)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         if let body = answer.body, body.readableBytes > 0 {
-            context.write(wrapOutboundOut(.body(body)), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
     }
