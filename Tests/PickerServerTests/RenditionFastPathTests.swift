@@ -36,7 +36,7 @@ import TestSupport
                                 sessions: sessions, media: MediaResponder(library: library), assets: AssetMemo(),
                                 fetches: FetchMemo(library: library), logger: Logger(label: "test"), boundAddress: BoundAddress())
             state.assets.remember([asset])
-            let query = try ImageQuery { ["w": "64", "h": "64", "mode": "fill"][$0].map { Substring($0) } }
+            let query = try ImageQuery { ["w": "64", "h": "64", "mode": "fill"][$0] }
             let head = HTTPResponse(status: .ok, headerFields: [.contentType: "image/jpeg", .contentLength: "2000", .eTag: "\"cafe\"",
                                                                 HTTPField.Name("X-Image-Size")!: "64x64"])
             state.media.renditions.remember(RenditionMemo.Rendition(answer: PreparedAnswer(head: head, body: rendition), tag: "\"cafe\""),
@@ -171,17 +171,21 @@ import TestSupport
         #expect(try forwarded(channel).count == 2)
     }
 
-    @Test func targetsAreReadWithoutDecoding() {
-        let target = PickerImageTarget("/picker/s1/t1/api/assets/A/image?w=1&h=2&mode=fill")
-        #expect(target?.session == "s1")
-        #expect(target?.token == "t1")
-        #expect(target?.asset == "A")
-        #expect(target?.value("h") == "2")
-        #expect(target?.value("quality") == nil)
-        #expect(PickerImageTarget("/picker/s1/t1/api/assets/A/image")?.value("w") == nil)
-        #expect(PickerImageTarget("/picker/s1/t1/api/assets/A/image?w=1&&w=2&")?.value("w") == "1") // the first, as the router takes it
-        for other in ["/picker/s1/t1/api/assets/A/image/", "/picker//t1/api/assets/A/image", "/picker/s1/t1/api/assets/A/original",
-                      "/ui/picker/s1/t1/api/assets/A/image", "/picker/s1/t1/api/assets/A/image?w=1+2", "/picker/s1/t1/api/assets/A/image?w"] {
+    @Test func targetsAreReadWithoutDecoding() throws {
+        let id = "0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F9"
+        let target = try #require(PickerImageTarget("/picker/s1/t1/api/assets/\(id)/image?w=1&h=2&mode=fill"))
+        #expect(target.session == "s1")
+        #expect(target.token == "t1")
+        #expect(target.asset == UUID(uuidString: id))
+        #expect(PickerImageTarget("/picker/s1/t1/api/assets/\(id.lowercased())/image")?.asset == UUID(uuidString: id))
+        #expect(target.value("h") == "2")
+        #expect(target.value("quality") == nil)
+        #expect(PickerImageTarget("/picker/s1/t1/api/assets/\(id)/image")?.value("w") == nil)
+        #expect(PickerImageTarget("/picker/s1/t1/api/assets/\(id)/image?w=1&&w=2&")?.value("w") == "1") // the first, as the router takes it
+        for other in ["/picker/s1/t1/api/assets/\(id)/image/", "/picker//t1/api/assets/\(id)/image", "/picker/s1/t1/api/assets/\(id)/original",
+                      "/ui/picker/s1/t1/api/assets/\(id)/image", "/picker/s1/t1/api/assets/\(id)/image?w=1+2", "/picker/s1/t1/api/assets/\(id)/image?w",
+                      "/picker/s1/t1/api/assets/\(id.replacingOccurrences(of: "-", with: "_"))/image", "/picker/s1/t1/api/assets/{\(id)}/image",
+                      "/picker/s1/t1/api/assets/\(id.dropLast())G/image", "/picker/s1/t1/api/assets/%30\(id.dropFirst())/image"] {
             #expect(PickerImageTarget(other) == nil, "\(other)")
         }
     }

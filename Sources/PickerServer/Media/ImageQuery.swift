@@ -20,12 +20,12 @@ struct ImageQuery: Sendable, Hashable {
     /// - Throws: ``APIError`` 400 naming the parameter and what it accepts.
     init(_ request: Request, allowsDelivery: Bool = false) throws(APIError) {
         let parameters = request.uri.queryParameters
-        try self.init(allowsDelivery: allowsDelivery) { name in parameters.get(name).map { Substring($0) } }
+        try self.init(allowsDelivery: allowsDelivery) { parameters.get($0) }
     }
 
     /// The query whose parameters `value` gives by name, checked as ``init(_:allowsDelivery:)``
     /// checks a request's.
-    init(allowsDelivery: Bool = false, value: (String) -> Substring?) throws(APIError) {
+    init(allowsDelivery: Bool = false, value: (String) -> String?) throws(APIError) {
         func integer(_ name: String, in range: ClosedRange<Int>) throws(APIError) -> Int? {
             guard let text = value(name) else { return nil }
             guard let number = Int(text), range.contains(number) else {
@@ -35,7 +35,7 @@ struct ImageQuery: Sendable, Hashable {
         }
         func choice<T>(_ name: String, _ names: [String: T]) throws(APIError) -> T? {
             guard let text = value(name) else { return nil }
-            guard let choice = names[String(text)] else {
+            guard let choice = names[text] else {
                 throw .badParameter("'\(name)' must be one of \(names.keys.sorted().joined(separator: ", ")); got '\(text)'.")
             }
             return choice

@@ -1,48 +1,82 @@
+import Foundation
+
 /// The parts of a picker page's rendition request target,
-/// `/picker/{session}/{token}/api/assets/{asset}/image?{query}`, read in place without decoding
-/// or copying anything: what ``RenditionFastPath`` answers. A target that would need decoding
-/// (`%` or `+` in the query), has a query part without `=`, or has any other shape is not one;
-/// the router takes it.
+/// `/picker/{session}/{token}/api/assets/{asset}/image?{query}`, read in one pass over its bytes
+/// without decoding anything: what ``RenditionFastPath`` answers. A target that would need
+/// decoding (`%` or `+` in the query), has a query part without `=`, names the asset other than
+/// as a UUID in its canonical form, or has any other shape is not one; the router takes it.
 struct PickerImageTarget {
-    let session: Substring
-    let token: Substring
-    let asset: Substring
-    /// What follows `?`; empty when nothing does.
-    private let query: Substring
+    let session: String
+    let token: String
+    let asset: UUID
+    private let target: String
+    /// The query's bytes in `target` (after `?`); empty when there is none.
+    private let query: Range<Int>
 
     init?(_ target: String) {
-        var rest = Substring(target)
-        var query = Substring()
-        if let mark = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            query = rest[rest.utf8.index(after: mark)...]
-            rest = rest[..<mark]
+        let read: (parts: Parts, asset: UUID, session: String, token: String)?? = target.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let parts = Self.parts(of: bytes), let asset = Self.uuid(UnsafeBufferPointer(rebasing: bytes[parts.asset])) else { return nil }
+            return (parts, asset, Self.text(bytes, parts.session), Self.text(bytes, parts.token))
         }
-        /// The next `/component` of the path: `expected` when given, else any non-empty one.
-        func component(_ expected: StaticString? = nil) -> Substring? {
-            guard rest.utf8.first == UInt8(ascii: "/") else { return nil }
-            rest = rest[rest.utf8.index(after: rest.utf8.startIndex)...]
-            let end = rest.utf8.firstIndex(of: UInt8(ascii: "/")) ?? rest.utf8.endIndex
-            let found = rest[..<end]
-            rest = rest[end...]
-            if let expected {
-                let matches = expected.withUTF8Buffer { found.utf8.elementsEqual($0) }
-                return matches ? found : nil
-            }
-            return found.isEmpty ? nil : found
-        }
-        guard component("picker") != nil, let session = component(), let token = component(), component("api") != nil,
-              component("assets") != nil, let asset = component(), component("image") != nil, rest.isEmpty,
-              Self.isPlain(query) else { return nil }
-        self.session = session
-        self.token = token
-        self.asset = asset
-        self.query = query
+        guard let read, let read else { return nil }
+        self.target = target
+        asset = read.asset
+        session = read.session
+        token = read.token
+        query = read.parts.query
     }
 
-    /// Whether every `&`-separated part of `query` is a `name=value` needing no decoding.
-    private static func isPlain(_ query: Substring) -> Bool {
+    /// The value of the first parameter called `name` (as the router's query reading takes the first).
+    func value(_ name: String) -> String? {
+        let found: String?? = target.utf8.withContiguousStorageIfAvailable { bytes in
+            var start = query.lowerBound
+            while start < query.upperBound {
+                var end = start
+                while end < query.upperBound, bytes[end] != UInt8(ascii: "&") { end += 1 }
+                var equals = start
+                while equals < end, bytes[equals] != UInt8(ascii: "=") { equals += 1 }
+                if equals < end, UnsafeBufferPointer(rebasing: bytes[start..<equals]).elementsEqual(name.utf8) {
+                    return Self.text(bytes, equals + 1..<end)
+                }
+                start = end + 1
+            }
+            return nil
+        }
+        return found ?? nil
+    }
+
+    private struct Parts {
+        var session: Range<Int>, token: Range<Int>, asset: Range<Int>, query: Range<Int>
+    }
+
+    private static func parts(of bytes: UnsafeBufferPointer<UInt8>) -> Parts? {
+        let slash = UInt8(ascii: "/")
+        var position = 0
+        let pathEnd = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
+        /// The next `/component` of the path: `expected` when given, else any non-empty one.
+        func component(_ expected: StaticString? = nil) -> Range<Int>? {
+            guard position < pathEnd, bytes[position] == slash else { return nil }
+            let start = position + 1
+            var end = start
+            while end < pathEnd, bytes[end] != slash { end += 1 }
+            position = end
+            if let expected {
+                let matches = expected.withUTF8Buffer { UnsafeBufferPointer(rebasing: bytes[start..<end]).elementsEqual($0) }
+                return matches ? start..<end : nil
+            }
+            return end > start ? start..<end : nil
+        }
+        guard component("picker") != nil, let session = component(), let token = component(), component("api") != nil,
+              component("assets") != nil, let asset = component(), component("image") != nil, position == pathEnd else { return nil }
+        let query = pathEnd < bytes.count ? pathEnd + 1..<bytes.count : bytes.count..<bytes.count
+        guard isPlain(UnsafeBufferPointer(rebasing: bytes[query])) else { return nil }
+        return Parts(session: session, token: token, asset: asset, query: query)
+    }
+
+    /// Whether every `&`-separated part of a query is a `name=value` needing no decoding.
+    private static func isPlain(_ query: UnsafeBufferPointer<UInt8>) -> Bool {
         var partIsEmpty = true, partHasEquals = false
-        for byte in query.utf8 {
+        for byte in query {
             switch byte {
             case UInt8(ascii: "%"), UInt8(ascii: "+"):
                 return false
@@ -60,17 +94,35 @@ struct PickerImageTarget {
         return partIsEmpty || partHasEquals
     }
 
-    /// The value of the first parameter called `name` (as the router's query reading takes the first).
-    func value(_ name: String) -> Substring? {
-        let bytes = query.utf8
-        var start = bytes.startIndex
-        while start < bytes.endIndex {
-            let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
-            if let equals = bytes[start..<end].firstIndex(of: UInt8(ascii: "=")), bytes[start..<equals].elementsEqual(name.utf8) {
-                return query[bytes.index(after: equals)..<end]
+    /// A UUID written `XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX` in hexadecimal digits of either case.
+    private static func uuid(_ text: UnsafeBufferPointer<UInt8>) -> UUID? {
+        guard text.count == 36 else { return nil }
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let complete = withUnsafeMutableBytes(of: &value) { out -> Bool in
+            var index = 0, nibble = 0
+            while index < 36 {
+                let byte = text[index]
+                if index == 8 || index == 13 || index == 18 || index == 23 {
+                    guard byte == UInt8(ascii: "-") else { return false }
+                } else {
+                    let digit: UInt8
+                    switch byte {
+                    case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+                    case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                    case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+                    default: return false
+                    }
+                    out[nibble / 2] |= nibble % 2 == 0 ? digit << 4 : digit
+                    nibble += 1
+                }
+                index += 1
             }
-            start = end < bytes.endIndex ? bytes.index(after: end) : end
+            return true
         }
-        return nil
+        return complete ? UUID(uuid: value) : nil
+    }
+
+    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 }

@@ -82,9 +82,8 @@ final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private func answer(to request: HTTPRequestHead) -> PreparedAnswer? {
         guard request.method == .GET, request.version == .http1_1, !request.headers.contains(name: "connection"),
               let target = PickerImageTarget(request.uri),
-              let session = state.sessions.pickerSession(String(target.session), token: String(target.token)), session.state == .picking,
-              let uuid = ItemResource.uuid(fromPathComponent: String(target.asset)),
-              let asset = state.assets.asset(uuid), ServerState.isVisible(asset, in: session),
+              let session = state.sessions.pickerSession(target.session, token: target.token), session.state == .picking,
+              let asset = state.assets.asset(target.asset), ServerState.isVisible(asset, in: session),
               let query = try? ImageQuery(allowsDelivery: true, value: target.value) else { return nil }
         return state.media.answerWithoutRendering(of: asset, query: query, ifNoneMatch: request.headers.first(name: "if-none-match"))
     }

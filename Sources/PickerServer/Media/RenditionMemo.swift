@@ -10,12 +10,17 @@ import Synchronization
 /// the least recently used going first. Only final renditions go in, so whatever is found may
 /// be answered to any delivery mode.
 final class RenditionMemo: Sendable {
-    /// A rendition as it goes on the wire.
-    struct Rendition: Sendable {
+    /// A rendition as it goes on the wire (a class: handed out on every hit, one reference to count).
+    final class Rendition: Sendable {
         /// The answer: status 200 and every header a route gives it.
         let answer: PreparedAnswer
         /// The entity tag.
         let tag: String
+
+        init(answer: PreparedAnswer, tag: String) {
+            self.answer = answer
+            self.tag = tag
+        }
 
         var byteCount: Int { answer.body?.readableBytes ?? 0 }
     }
@@ -42,11 +47,10 @@ final class RenditionMemo: Sendable {
     /// The rendition under `key`, if it is still here.
     func rendition(for key: RenditionKey) -> Rendition? {
         state.withLock { state in
-            guard var entry = state.entries[key] else { return nil }
+            guard let index = state.entries.index(forKey: key) else { return nil }
             state.clock += 1
-            entry.lastUse = state.clock
-            state.entries[key] = entry
-            return entry.rendition
+            state.entries.values[index].lastUse = state.clock
+            return state.entries.values[index].rendition
         }
     }
 
