@@ -6,8 +6,9 @@
 2. Warm thumbnails over HTTP: the first 60 assets of All Photos rendered once at 256x256 (fill,
    JPEG, quality 80) through the picker page's API, then wrk against our server and against
    nginx serving those very bytes from disk. Target: ours >= 0.7x nginx's requests per second.
-   For reference, wrk also asks our server for the page's stylesheet (answered from memory with
-   no library work): the gap between the two rows is the thumbnail path's own cost.
+   For reference, wrk also asks our server for the page's stylesheet, which Hummingbird's router
+   answers from memory with no library work: what a request costs when it does not take the
+   thumbnails' event-loop fast path (RenditionFastPath).
 
 Run by scripts/bench-web.sh (which installs nginx, wrk, chromium, selenium and builds the
 release binary):  python3 Benchmarks/web/bench_web.py --binary PATH [--runs 3] [--json]
@@ -185,7 +186,7 @@ def run_wrk(base, paths_file, threads, connections, duration):
 
 def static_file_path(server):
     """The path of the picker page's stylesheet under /ui/: a file the server answers from memory
-    with no library work, for the reference row (the framework's own floor)."""
+    with no library work, through Hummingbird's router: the reference row."""
     try:
         page = http("GET", server.new_session()["pickerUri"]).decode()
     except urllib.error.HTTPError:
@@ -262,7 +263,7 @@ def table(report):
         reference = http_.get("staticFileReference")
         if reference:
             rows.append((f"reference: {reference['path']} ({reference['bytes']:,} bytes), req/s",
-                         f"{reference['medianRequestsPerSecond']:,}", "", "the server's floor, no library work"))
+                         f"{reference['medianRequestsPerSecond']:,}", "", "through the router, no library work"))
     if grid:
         cold, cells = grid["cold"], grid["cold"]["cells"]
         rows.append((f"grid first screen, cold, ms from click ({cells} cells on screen)", f"{cold['fromClickMs']:.0f}", "",
