@@ -1,5 +1,4 @@
 import AssetsKit
-import HTTPTypes
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypesHTTP1
@@ -10,15 +9,15 @@ import Picker
 ///
 /// A grid that is opened again or scrolled back asks for renditions the server has just sent;
 /// answering those from ``RenditionMemo`` costs far less than carrying the request through the
-/// async channel, a task and the router. So this handler, placed in each connection's pipeline
-/// after HTTP decoding, answers a `GET …/api/assets/{id}/image` itself when everything it
-/// needs is at hand without waiting: a live session with that token, an asset the session may
-/// show that the page listed lately (``AssetMemo``), a valid query, and a remembered final
-/// rendition (or a current `If-None-Match`). It sits right after HTTP/1 decoding
-/// (``PickerHTTPChannel``), so what it answers skips the conversion to Swift HTTP Types too. The checks and the answer are the ones the router's
-/// route makes (``PickerPageRoutes``, ``MediaResponder/answerWithoutRendering(of:query:ifNoneMatch:)``),
-/// so the bytes and headers are the same. Anything else — another path or method, a miss, an
-/// error to report, `Connection` handling, HTTP/1.0 — goes on to Hummingbird unchanged.
+/// conversion to Swift HTTP Types, the async channel, a task and the router. So this handler,
+/// placed in each connection's pipeline right after HTTP/1 decoding (``PickerHTTPChannel``),
+/// answers a `GET …/api/assets/{id}/image` itself when everything it needs is at hand without
+/// waiting: a live session with that token, an asset the session may show that the page listed
+/// lately (``AssetMemo``), a valid query, and a remembered final rendition (or a current
+/// `If-None-Match`). The checks and the answer are the route's own (``PickerPageRoutes``,
+/// ``MediaResponder/answerWithoutRendering(of:query:ifNoneMatch:)``), so the bytes and headers
+/// are the same. Anything else — another path or method, a miss, an error to report,
+/// `Connection` handling, HTTP/1.0 — goes on to Hummingbird unchanged.
 ///
 /// A client may send requests before the earlier ones are answered (HTTP/1.1 pipelining), and
 /// answers must go out in the order of the requests: while a request passed on to Hummingbird
