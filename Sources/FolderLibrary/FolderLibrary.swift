@@ -62,7 +62,7 @@ public final class FolderLibrary: PhotoLibrary {
         let byDirectory = Dictionary(grouping: files, by: \.directory)
         let directories = byDirectory.keys.sorted().map { directory in
             AssetCollection(id: Self.collectionID(ofDirectory: directory),
-                            title: directory.isEmpty ? rootURL.lastPathComponent : (directory as NSString).lastPathComponent,
+                            title: AssetCollection.directoryTitle(relativePath: directory, libraryName: rootURL.lastPathComponent),
                             kind: .directory, estimatedAssetCount: byDirectory[directory]?.count)
         }
         return [cameraRollCollection(estimatedCount: files.count)] + directories

@@ -34,7 +34,7 @@ extension IndexedLibrary {
             for row in directories {
                 let path: String = row["relativePath"]
                 collections.append(AssetCollection(
-                    id: CollectionID.directory(row["uuid"]), title: path.isEmpty ? rootTitle : (path as NSString).lastPathComponent,
+                    id: CollectionID.directory(row["uuid"]), title: AssetCollection.directoryTitle(relativePath: path, libraryName: rootTitle),
                     kind: .directory, estimatedAssetCount: row["count"]))
             }
             return collections

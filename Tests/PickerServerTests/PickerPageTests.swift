@@ -116,6 +116,10 @@ import TestSupport
         #expect(album.status == 201)
         let albums = try await person.get("albums").json["albums"] as? [[String: Any]] ?? []
         #expect(albums.contains { $0["title"] as? String == "From the picker" })
+        // The upload's dated folder is titled with its path, not by its month's number alone.
+        let titles = albums.compactMap { $0["title"] as? String }
+        #expect(titles.contains { $0.wholeMatch(of: /Imports \/ \d{4} \/ \d{2}/) != nil }, "\(titles)")
+        #expect(!titles.contains { $0.allSatisfy(\.isNumber) })
         #expect(try await person.send("POST", "upload?filename=..").status == 400)
     }
 
