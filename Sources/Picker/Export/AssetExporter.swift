@@ -71,6 +71,7 @@ public struct AssetExporter: Sendable {
                     let file = names.claim(for: asset, options: options)
                     do {
                         let original = try await library.originalFile(for: asset).fileURL
+                        Self.readAhead(original)
                         queue.put(Job(asset: asset, original: original, file: file))
                         queued += 1
                     } catch {
@@ -155,6 +156,15 @@ extension AssetExporter {
                 offset += written
             }
         }
+    }
+
+    /// Asks the kernel to start reading `file` now, so that a photo not in the page cache is
+    /// read from disk while the photos before it render, not when its thread gets to it.
+    static func readAhead(_ file: URL) {
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        posix_fadvise(descriptor, 0, 0, POSIX_FADV_WILLNEED)
+        close(descriptor)
     }
 
     private static func writeError(_ file: URL) -> LibraryError {
