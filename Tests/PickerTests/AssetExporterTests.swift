@@ -44,6 +44,41 @@ struct AssetExporterTests {
         #expect(report.originalBytes == (try await assets.assets(in: 0..<15)).reduce(0) { $0 + $1.byteSize })
     }
 
+    @Test("one export thread for many assets: each exported once, under its own name, progress counting up to all")
+    func oneThread() async throws {
+        let out = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let assets = try await library.assets(in: try await album("A_camera_exif"), options: FetchOptions())
+        let progress = ProgressLog()
+        let report = try await AssetExporter(library: library).export(
+            assets, to: out, options: ExportOptions(size: PixelSize(width: 48, height: 48), concurrency: 1)) { progress.record($0) }
+        #expect(report.failed.isEmpty)
+        #expect(Set(report.exported.map(\.id)).count == assets.count)
+        #expect(Set(report.exported.map(\.file)).count == assets.count)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).count == assets.count)
+        #expect(progress.all.map(\.completed) == Array(1...assets.count))
+        for item in report.exported {
+            #expect(Int64(try Data(contentsOf: URL(fileURLWithPath: item.file)).count) == item.byteSize)
+        }
+    }
+
+    @Test("an export cancelled before it starts writes nothing")
+    func cancelled() async throws {
+        let out = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let assets = try await library.assets(in: try await album("A_camera_exif"), options: FetchOptions())
+        let exporter = AssetExporter(library: library)
+        let outcome = await Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await exporter.export(assets, to: out, options: ExportOptions(size: PixelSize(width: 48, height: 48)))
+        }.result
+        if case .success(let report) = outcome {
+            #expect(report.exported.isEmpty)
+            #expect(report.failed.allSatisfy { $0.reason == "cancelled" })
+        }
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: out.path))?.isEmpty ?? true)
+    }
+
     @Test("an asset that fails is reported with its reason and the others are exported")
     func failuresReported() async throws {
         let out = temporaryFolder()
@@ -90,4 +125,5 @@ final class ProgressLog: Sendable {
     private let reports = Mutex<[ExportProgress]>([])
     func record(_ progress: ExportProgress) { reports.withLock { $0.append(progress) } }
     var last: ExportProgress? { reports.withLock { $0.last } }
+    var all: [ExportProgress] { reports.withLock { $0 } }
 }

@@ -5,6 +5,11 @@ import ImagePipeline
 /// Exports assets to a folder: originals copied, or renditions made one per core at a time,
 /// each streamed to its file and released before the next starts, so memory stays flat
 /// however many assets there are. One asset that fails is reported and the rest go on.
+///
+/// The work runs on threads of the exporter's own, one per core: each renders, writes and
+/// renames export after export, taking the next from an ``ExportQueue`` that the async side
+/// keeps one export ahead per thread (the asset's file looked up and its name claimed), so a
+/// core never waits for the async side between two photos.
 public struct AssetExporter: Sendable {
     public let library: any PhotoLibrary
     public let renderer: ImageRenderer
@@ -14,68 +19,156 @@ public struct AssetExporter: Sendable {
         self.renderer = renderer
     }
 
+    /// One export made ready for a thread: where from, where to.
+    struct Job: Sendable {
+        var asset: Asset
+        var original: URL
+        var file: URL
+    }
+
+    typealias Outcome = Result<ExportReport.Item, ExportReport.Failure>
+
     /// Exports `assets` (loaded a page at a time) into `directory`, named after their files.
     public func export(_ assets: FetchResult, to directory: URL, options: ExportOptions,
                        progress: @escaping @Sendable (ExportProgress) -> Void = { _ in }) async throws -> ExportReport {
         let total = assets.count
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let started = ContinuousClock.now
-        let names = ExportFileNames(directory: directory)
+        var names = ExportFileNames(directory: directory)
         var report = ExportReport()
+        func collect(_ outcome: Outcome) {
+            switch outcome {
+            case .success(let item): report.exported.append(item)
+            case .failure(let failure): report.failed.append(failure)
+            }
+            progress(ExportProgress(completed: report.exported.count, failed: report.failed.count, total: total))
+        }
         let width = options.concurrency > 0 ? options.concurrency : ProcessInfo.processInfo.activeProcessorCount
-        try await withThrowingTaskGroup(of: Result<ExportReport.Item, ExportReport.Failure>.self) { group in
-            var inFlight = 0
-            func collect(_ outcome: Result<ExportReport.Item, ExportReport.Failure>) {
-                switch outcome {
-                case .success(let item): report.exported.append(item)
-                case .failure(let failure): report.failed.append(failure)
+        let queue = ExportQueue<Job>()
+        let (outcomes, delivery) = AsyncStream<Outcome>.makeStream()
+        for lane in 0..<min(width, max(total, 1)) {
+            let thread = Thread { [self] in
+                Thread.current.name = "export \(lane + 1)"
+                while let (job, isCancelled) = queue.take() {
+                    delivery.yield(isCancelled ? .failure(ExportReport.Failure(id: job.asset.id.description, reason: "cancelled"))
+                                               : export(job, options: options))
                 }
-                progress(ExportProgress(completed: report.exported.count, failed: report.failed.count, total: total))
             }
-            for try await asset in assets {
-                report.originalBytes += asset.byteSize
-                if inFlight == width, let outcome = try await group.next() {
-                    inFlight -= 1
-                    collect(outcome)
+            thread.start()
+        }
+        var results = outcomes.makeAsyncIterator()
+        var queued = 0, collected = 0
+        try await withTaskCancellationHandler {
+            do {
+                for try await asset in assets {
+                    report.originalBytes += asset.byteSize
+                    // One job rendering and one waiting per thread: enough that no thread waits,
+                    // few enough that a cancelled export stops soon.
+                    while queued - collected >= 2 * width, let outcome = await results.next() {
+                        collected += 1
+                        collect(outcome)
+                    }
+                    let file = names.claim(for: asset, options: options)
+                    do {
+                        let original = try await library.originalFile(for: asset).fileURL
+                        Self.readAhead(original)
+                        queue.put(Job(asset: asset, original: original, file: file))
+                        queued += 1
+                    } catch {
+                        collect(.failure(ExportReport.Failure(id: asset.id.description, reason: "\(error)")))
+                    }
                 }
-                let name = await names.claim(for: asset, options: options)
-                group.addTask { await exportOne(asset, to: name, options: options) }
-                inFlight += 1
+            } catch {
+                // The threads finish what they hold before the error goes up: nothing is
+                // left half-written behind it.
+                queue.cancel()
+                queue.close()
+                while collected < queued, await results.next() != nil { collected += 1 }
+                throw error
             }
-            for try await outcome in group { collect(outcome) }
+            queue.close()
+            while collected < queued, let outcome = await results.next() {
+                collected += 1
+                collect(outcome)
+            }
+        } onCancel: {
+            queue.cancel()
         }
         report.seconds = (ContinuousClock.now - started).seconds
         return report
     }
 
-    private func exportOne(_ asset: Asset, to file: URL, options: ExportOptions) async -> Result<ExportReport.Item, ExportReport.Failure> {
+    /// Makes one export, on an export thread: renders or copies into a hidden file next to
+    /// the destination and renames it into place, so no partial file is ever seen under the
+    /// asset's name.
+    private func export(_ job: Job, options: ExportOptions) -> Outcome {
+        let file = job.file
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).part")
         do {
-            let original = try await library.originalFile(for: asset)
-            let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).part")
-            defer { try? FileManager.default.removeItem(at: temporary) }
             var size: PixelSize?
-            if options.original || asset.mediaType == .video {
-                try FileManager.default.copyItem(at: original.fileURL, to: temporary)
-            } else {
-                let result = try await BlockingWork.run { [renderer] in
-                    if let target = options.size {
-                        return try renderer.render(original.fileURL, size: target, mode: options.contentMode, format: options.format,
-                                                   quality: options.quality, resizeMode: options.resizeMode)
+            var bytes: Int64
+            do {
+                if options.original || job.asset.mediaType == .video {
+                    try FileManager.default.copyItem(at: job.original, to: temporary)
+                    bytes = (try? FileManager.default.attributesOfItem(atPath: temporary.path)[.size] as? NSNumber)?.int64Value ?? 0
+                } else {
+                    let result = if let target = options.size {
+                        try renderer.render(job.original, size: target, mode: options.contentMode, format: options.format,
+                                            quality: options.quality, resizeMode: options.resizeMode)
+                    } else {
+                        try renderer.fullResolution(job.original, format: options.format, quality: options.quality)
                     }
-                    return try renderer.fullResolution(original.fileURL, format: options.format, quality: options.quality)
+                    try Self.write(result.data, to: temporary)
+                    size = result.pixelSize
+                    bytes = Int64(result.data.count)
                 }
-                try result.data.write(to: temporary)
-                size = result.pixelSize
+                guard rename(temporary.path, file.path) == 0 else {
+                    throw LibraryError.unreadableFile(path: file.path, reason: "cannot move the export into place: \(String(cString: strerror(errno)))")
+                }
+            } catch {
+                unlink(temporary.path)
+                throw error
             }
-            guard rename(temporary.path, file.path) == 0 else {
-                throw LibraryError.unreadableFile(path: file.path, reason: "cannot move the export into place: \(String(cString: strerror(errno)))")
-            }
-            let bytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
-            return .success(ExportReport.Item(id: asset.id.description, file: file.path, byteSize: bytes,
+            return .success(ExportReport.Item(id: job.asset.id.description, file: file.path, byteSize: bytes,
                                               pixelWidth: size?.width, pixelHeight: size?.height))
         } catch {
-            return .failure(ExportReport.Failure(id: asset.id.description, reason: "\(error)"))
+            return .failure(ExportReport.Failure(id: job.asset.id.description, reason: "\(error)"))
         }
+    }
+}
+
+extension AssetExporter {
+    /// Writes `data` to a new file, as `cp` and `vipsthumbnail` write theirs. Not with
+    /// `Data.write(to:)`, which on Linux ends every file with an `fsync`: the thread then sat
+    /// waiting for the disk for each thumbnail (most of the idle time of a two-core export).
+    static func write(_ data: Data, to file: URL) throws {
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { throw writeError(file) }
+        defer { close(descriptor) }
+        try data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw writeError(file)
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// Asks the kernel to start reading `file` now, so that a photo not in the page cache is
+    /// read from disk while the photos before it render, not when its thread gets to it.
+    static func readAhead(_ file: URL) {
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        posix_fadvise(descriptor, 0, 0, POSIX_FADV_WILLNEED)
+        close(descriptor)
+    }
+
+    private static func writeError(_ file: URL) -> LibraryError {
+        .unreadableFile(path: file.path, reason: "cannot write the export: \(String(cString: strerror(errno)))")
     }
 }
 

@@ -3,8 +3,8 @@ import Foundation
 
 /// Gives each exported asset its own file name in the export folder: the original's name
 /// (with the rendition's extension), and " (2)", " (3)", ... when two assets share a name or
-/// the folder already holds one.
-actor ExportFileNames {
+/// the folder already holds one. Claimed by the one task that hands out the exports.
+struct ExportFileNames {
     let directory: URL
     private var claimed: Set<String> = []
 
@@ -12,7 +12,7 @@ actor ExportFileNames {
         self.directory = directory
     }
 
-    func claim(for asset: Asset, options: ExportOptions) -> URL {
+    mutating func claim(for asset: Asset, options: ExportOptions) -> URL {
         let base = (asset.filename as NSString).deletingPathExtension
         let ext = options.original || asset.mediaType == .video
             ? (asset.filename as NSString).pathExtension

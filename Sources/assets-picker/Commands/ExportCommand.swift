@@ -43,6 +43,10 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // The exporter renders one asset per core; one libvips thread per render keeps every
+        // core busy with less memory and contention than several threads each. libvips starts
+        // (loading its modules, ~20 ms) on another core while the library opens.
+        async let vipsStarted: Void = BlockingWork.run { try ImageRenderer.setThreadsPerOperation(1) }
         let library = try await options.open()
         let selection: FetchResult
         if let album {
@@ -54,9 +58,7 @@ struct ExportCommand: AsyncParsableCommand {
         }
         let exportOptions = ExportOptions(original: original, size: size, contentMode: rendition.mode, resizeMode: rendition.resizeMode,
                                           format: rendition.format, quality: rendition.quality, concurrency: jobs)
-        // The exporter renders one asset per core; one libvips thread per render keeps every
-        // core busy with less memory and contention than several threads each.
-        try ImageRenderer.setThreadsPerOperation(1)
+        try await vipsStarted
         let bar = TerminalProgress(label: "Exporting")
         let exporter = AssetExporter(library: library, renderer: ImageRenderer(configuration: PipelineConfiguration(maxPixels: options.maxPixels)))
         let report = try await exporter.export(selection, to: out, options: exportOptions) { progress in
