@@ -47,7 +47,7 @@ extension BenchmarkSuite {
             "export: \(exporter.executable.path) export --library <corpus> --album <its album> --out <empty folder> \(thumbnail.joined(separator: " ")) [--resize-mode fast] --json; default --jobs (one per core); process start and library scan included; every file checked written",
             "vipsthumbnail: one process for all files, default concurrency (the way a person runs it) is the peer; \(width) processes each taking 1/\(width) of the files is shown for information",
             "scaling: the same export with --jobs 1 under taskset -c \(oneCPU), and with --jobs \(width); judged as in the batch section, one core's CPU time over all cores' wall time (a busy machine lowers it)",
-            "median of \(runs) runs after a warm-up run, contenders taking turns; CPU time from wait4, for the process and its children",
+            "median of \(runs) runs after a warm-up run, contenders taking turns, each round starting one further on; CPU time from wait4, for the process and its children",
         ]
         return section
     }

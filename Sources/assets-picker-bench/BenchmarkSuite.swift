@@ -82,7 +82,7 @@ struct BenchmarkSuite {
                                                 count, spec.size.description, spec.quality, meanMB, rotated)),
             .init(name: "corpus folder", value: "\(corpus.directory.path) (\(generation); generator \(spec.generator))"),
             .init(name: "thumbnail", value: "\(thumbnails.box) fill (centre crop), upright, JPEG q\(thumbnails.quality)"),
-            .init(name: "method", value: "page cache warm; median of \(runs) runs after a warm-up run, contenders taking turns"),
+            .init(name: "method", value: "page cache warm; median of \(runs) runs after a warm-up run, contenders taking turns (each round starting one further on)"),
             .init(name: "load average", value: "\(Self.loadAverage()) at the start" + (Self.isBusy(cores: allCPUs.count) ? " (others are using the machine: trust CPU times over wall times)" : "")),
         ]
     }

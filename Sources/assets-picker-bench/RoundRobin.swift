@@ -1,7 +1,10 @@
 /// Times several contenders in turns, so a slow spell of the machine hits them all alike.
 ///
-/// Each round runs every contender once, in order; the first round only warms up (shared
-/// libraries, code paths, caches) and is not counted.
+/// Each round runs every contender once; the first round only warms up (shared libraries, code
+/// paths, caches) and is not counted. Each round starts one contender further on, so that no
+/// contender always follows the same one: what a run leaves behind (a core that sat idle while
+/// the one before ran pinned to another, files pushed out of memory) falls on different
+/// contenders in different rounds instead of on one every time.
 struct RoundRobin {
     /// Something timed: a name and a run that returns its timing.
     struct Contender {
@@ -20,7 +23,8 @@ struct RoundRobin {
     func medians(rounds: Int) async throws -> [String: Timing] {
         var timings: [String: [Timing]] = [:]
         for round in 0...max(1, rounds) {
-            for contender in contenders {
+            for turn in contenders.indices {
+                let contender = contenders[(round + turn) % contenders.count]
                 let timing = try await contender.run()
                 if round > 0 { timings[contender.name, default: []].append(timing) }
             }
