@@ -615,6 +615,8 @@ def run_range_and_reload(page, client, artifacts, scenario):
         raise StepFailed(f"the page's navigation type after refresh() is {navigation!r}, expected 'reload'")
     fetched = [entry for entry in entries if entry[1] != 0]
     print(f"e2e:   {len(entries)} /ui/ resources after the reload, {len(fetched)} of them over the network")
+    if not entries:
+        raise StepFailed("the reloaded page lists no /ui/ resources in its performance entries")
     if fetched:
         raise StepFailed(f"the reload fetched /ui/ files from the server (transferSize > 0): {fetched}")
     if page.text("#selection-count") != "2":
