@@ -7,7 +7,10 @@ mouse and 2 with the keyboard, is told the maximum when trying a 6th, opens the 
 pick, comes back and presses Done. The client then polls the session, lists exactly those 5
 items in pick order, downloads one at 300x200 (fill, JPEG) and checks the JPEG's pixel size, and
 the pickerUri answers 410 Gone. Screenshots of the three pages, light and dark, are saved. A second
-session, with the page switched to Simplified Chinese, is cancelled and lists no items.
+session, with the page switched to Simplified Chinese, is cancelled and lists no items. A third
+picks a range with Shift+Right x3 and shrinks it with Shift+Left x2 (the cells that fall out are
+unpicked, the others keep their pick numbers), then reloads the page: the page links its files
+under /ui/<version>/ and the reload fetches none of them from the server (all from the cache).
 
 Run by scripts/e2e.sh, which starts the server:
     python3 Tests/E2E/picker_e2e.py --base http://127.0.0.1:PORT/ --key CLIENT_KEY \
@@ -327,6 +330,7 @@ def run(arguments, scenario):
         picked = page.picked
         check_results(client, session, picked, artifacts, scenario)
         run_cancel(page, client, artifacts, scenario)
+        run_range_and_reload(page, client, artifacts, scenario)
     except Exception:
         report_page(page, artifacts, scenario)
         raise
@@ -535,6 +539,93 @@ def run_cancel(page, client, artifacts, scenario):
     status = plain_status(session["pickerUri"])
     if status != 410:
         raise StepFailed(f"GET the pickerUri answered {status} after Cancel, expected 410")
+
+
+def shift_press(page, key):
+    ActionChains(page.driver).key_down(Keys.SHIFT).send_keys(key).key_up(Keys.SHIFT).perform()
+
+
+def picks_shown(page):
+    """{cell index: pick badge text} of the selected cells in the DOM, and #selection-count."""
+    return page.script("""
+        const picks = {};
+        for (const c of document.querySelectorAll('#grid .cell[aria-selected="true"]'))
+            picks[c.dataset.index] = c.querySelector('.pick-badge')?.textContent.trim() ?? null;
+        return [picks, document.getElementById('selection-count').textContent.trim()];""")
+
+
+def wait_picks(page, expected):
+    """Waits until exactly the cells of `expected` ({index: pick number}) are selected with those badges."""
+    wanted = [{str(index): str(number) for index, number in expected.items()}, str(len(expected))]
+    page.wait(f"exactly cells {sorted(expected)} selected with pick badges {wanted[0]} (count {wanted[1]})",
+              lambda _: picks_shown(page) == wanted)
+
+
+def run_range_and_reload(page, client, artifacts, scenario):
+    """A third session: a keyboard range grows and shrinks from its anchor; a reload of the page
+    takes every /ui/ file from the browser's cache."""
+    scenario.begin("a third session: the page links its files under /ui/<version>/, immutable")
+    session = client.create_session(maxItems=10, order="pick")
+    page.driver.get(session["pickerUri"])
+    page.wait_view("albums-view")
+    links = page.script("return [...document.querySelectorAll('link[href], script[src]')]"
+                        ".map(e => e.getAttribute('href') ?? e.getAttribute('src'));")
+    prefixes = {"/".join(link.split("/")[:3]) for link in links}
+    version = next(iter(prefixes)).split("/")[2] if len(prefixes) == 1 else None
+    if not version or not all(link.startswith(f"/ui/{version}/") and link.count("/") == 3 for link in links):
+        raise StepFailed(f"the page should link only /ui/<version>/<file> URLs, links {links}")
+    status, headers, _ = client.request("GET", f"/ui/{version}/app.js")
+    cache_control = {k.lower(): v for k, v in headers.items()}.get("cache-control", "")
+    if status != 200 or "immutable" not in cache_control:
+        raise StepFailed(f"GET /ui/{version}/app.js answered {status} with Cache-Control {cache_control!r}")
+
+    scenario.begin("Shift+Right x3 from a click picks a range of 4 in order")
+    page.wait("album buttons in #album-list",
+              lambda d: d.find_elements(By.CSS_SELECTOR, "#album-list button.album[data-album-id]"))
+    page.driver.find_element(By.CSS_SELECTOR, "#album-list button.album").click()
+    page.wait_view("grid-view")
+    page.wait("the grid's first screen (data-grid-ready=true)",
+              lambda d: d.execute_script("return document.documentElement.dataset.gridReady") == "true",
+              GRID_WAIT_SECONDS)
+    pick_by_mouse(page, 0, 1)
+    page.wait("focus on cell 0", lambda _: page.focused_cell_index() == 0)
+    for index in (1, 2, 3):
+        shift_press(page, Keys.ARROW_RIGHT)
+        page.wait(f"focus on cell {index} after Shift+ArrowRight", lambda _: page.focused_cell_index() == index)
+    wait_picks(page, {0: 1, 1: 2, 2: 3, 3: 4})
+
+    scenario.begin("Shift+Left x2 shrinks the range back toward its anchor")
+    for index in (2, 1):
+        shift_press(page, Keys.ARROW_LEFT)
+        page.wait(f"focus on cell {index} after Shift+ArrowLeft", lambda _: page.focused_cell_index() == index)
+    wait_picks(page, {0: 1, 1: 2})
+    page.wait("the grid's thumbnails to be loaded", lambda _: page.images_loaded("#grid"))
+    page.screenshots(artifacts, "grid-range")
+
+    scenario.begin("a reload takes every /ui/ file from the browser's cache")
+    page.driver.refresh()
+    page.wait_view("albums-view")
+    page.wait("album buttons in #album-list",
+              lambda d: d.find_elements(By.CSS_SELECTOR, "#album-list button.album[data-album-id]"))
+    navigation, entries = page.script("""
+        return [performance.getEntriesByType('navigation')[0]?.type,
+                performance.getEntriesByType('resource').filter(e => new URL(e.name).pathname.startsWith('/ui/'))
+                  .map(e => [new URL(e.name).pathname, e.transferSize])];""")
+    if navigation != "reload":
+        raise StepFailed(f"the page's navigation type after refresh() is {navigation!r}, expected 'reload'")
+    fetched = [entry for entry in entries if entry[1] != 0]
+    print(f"e2e:   {len(entries)} /ui/ resources after the reload, {len(fetched)} of them over the network")
+    if not entries:
+        raise StepFailed("the reloaded page lists no /ui/ resources in its performance entries")
+    if fetched:
+        raise StepFailed(f"the reload fetched /ui/ files from the server (transferSize > 0): {fetched}")
+    if page.text("#selection-count") != "2":
+        raise StepFailed(f"after the reload #selection-count should still be 2: {page.describe()}")
+
+    scenario.begin("Cancel ends the third session")
+    page.driver.find_element(By.ID, "cancel-button").click()
+    page.wait('#finished[data-state="cancelled"]',
+              lambda d: d.find_elements(By.CSS_SELECTOR, '#finished[data-state="cancelled"]'))
 
 
 def report_page(page, artifacts, scenario):

@@ -28,16 +28,13 @@ struct PickerPageRoutes: Sendable {
 
     func add(to router: Router<BasicRequestContext>) {
         router.get("ui/**") { request, context in
-            let path = context.parameters.getCatchAll().joined(separator: "/")
-            // index.html is the page of a session, not a file of its own.
-            guard path != "index.html" else { throw APIError.notFound }
-            return try files.response(path, request: request)
+            try files.uiResponse(context.parameters.getCatchAll().joined(separator: "/"), request: request)
         }
         let page = router.group("picker/:session/:token")
         page.get { request, context in
             switch try await access(context, allowEnded: true) {
             case .picking:
-                var response = try files.response("index.html", request: request)
+                var response = try files.response(StaticFiles.page, request: request)
                 response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
                 response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
                 return response

@@ -5,6 +5,11 @@ import ImagePipeline
 
 /// The web picker's files (HTML, CSS, JS modules), read once into memory when the server starts
 /// and answered from there: no request path reaches the file system.
+///
+/// Each file answers at two paths: `/ui/<version>/<file>`, immutable (cached for a year without
+/// revalidation), where ``version`` is a digest of every file, so that any change of any file
+/// moves them all to new URLs; and plain `/ui/<file>`, revalidated on every use, for whatever
+/// links the old URLs. The page (`index.html`) names the versioned URLs.
 struct StaticFiles: Sendable {
     struct File: Sendable {
         let bytes: ByteBuffer
@@ -12,11 +17,18 @@ struct StaticFiles: Sendable {
         let entityTag: String
     }
 
+    /// The `Cache-Control` of a versioned file: its URL changes whenever its bytes could.
+    static let immutable = "public, max-age=31536000, immutable"
+
     private let files: [String: File]
 
-    /// The files of the folder at `directory` (not its subfolders' hidden files), by relative path.
+    /// The digest of every file's path and bytes (16 hex digits): the versioned files' prefix `/ui/<version>/`.
+    let version: String
+
+    /// The files of the folder at `directory` (not its subfolders' hidden files), by relative path;
+    /// `index.html`'s references to `/ui/…` become references to `/ui/<version>/…`.
     init(directory: URL) throws {
-        var files: [String: File] = [:]
+        var contents: [String: (data: Data, contentType: String)] = [:]
         let base = directory.standardizedFileURL.path
         let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey],
                                                         options: [.skipsHiddenFiles])
@@ -24,11 +36,17 @@ struct StaticFiles: Sendable {
             guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
             let relative = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
             guard let type = Self.contentTypes[url.pathExtension.lowercased()] else { continue }
-            let data = try Data(contentsOf: url)
-            let tag = "\"\(String(FNV1a.hash(data), radix: 16))\""
-            files[relative] = File(bytes: ByteBuffer(data: data), contentType: type, entityTag: tag)
+            contents[relative] = (try Data(contentsOf: url), type)
         }
-        self.files = files
+        let version = Self.digest(contents.mapValues(\.data))
+        if let page = contents[Self.page] {
+            contents[Self.page]?.data = Self.versioningReferences(in: page.data, version: version)
+        }
+        self.version = version
+        files = contents.mapValues { content in
+            File(bytes: ByteBuffer(data: content.data), contentType: content.contentType,
+                 entityTag: "\"\(String(FNV1a.hash(content.data), radix: 16))\"")
+        }
     }
 
     /// The web picker's own files, bundled with this module.
@@ -42,6 +60,15 @@ struct StaticFiles: Sendable {
     /// The file at `path` (relative, e.g. `app.js`), if there is one.
     func file(_ path: String) -> File? { files[path] }
 
+    /// The answer at `/ui/<path>`: `<version>/<file>` immutable, a plain `<file>` revalidated; 404
+    /// for anything else (an older or unknown version too) and for the page, which is no file of its own.
+    func uiResponse(_ path: String, request: Request) throws -> Response {
+        let versioned = path.hasPrefix(version + "/")
+        let file = versioned ? String(path.dropFirst(version.count + 1)) : path
+        guard file != Self.page else { throw APIError.notFound }
+        return try response(file, request: request, cacheControl: versioned ? Self.immutable : "no-cache")
+    }
+
     /// A response with the file, or 304 when the caller's copy is current.
     func response(_ path: String, request: Request, cacheControl: String = "no-cache") throws -> Response {
         guard let file = files[path] else { throw APIError.notFound }
@@ -53,6 +80,29 @@ struct StaticFiles: Sendable {
         headers[.contentLength] = String(file.bytes.readableBytes)
         headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: file.bytes))
+    }
+
+    /// The picker's page: served at each session's picker URI, never under `/ui/`.
+    static let page = "index.html"
+
+    /// FNV-1a over every file's path and bytes, in path order (each length-prefixed, so no two
+    /// sets of files serialise alike).
+    private static func digest(_ contents: [String: Data]) -> String {
+        var serialised = Data()
+        for (path, data) in contents.sorted(by: { $0.key < $1.key }) {
+            for part in [Data(path.utf8), data] {
+                withUnsafeBytes(of: UInt64(part.count).littleEndian) { serialised.append(contentsOf: $0) }
+                serialised.append(part)
+            }
+        }
+        let hex = String(FNV1a.hash(serialised), radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// The page with every attribute value `"/ui/…"` turned into `"/ui/<version>/…"`.
+    private static func versioningReferences(in page: Data, version: String) -> Data {
+        let text = String(decoding: page, as: UTF8.self)
+        return Data(text.replacingOccurrences(of: "=\"/ui/", with: "=\"/ui/\(version)/").utf8)
     }
 
     private static let contentTypes = [

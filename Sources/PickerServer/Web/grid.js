@@ -38,7 +38,7 @@ export class Grid {
     this.rowHeight = MIN_CELL + GAP;
     this.width = 0;
     this.focus = 0; // index of the cell that takes Tab
-    this.anchor = 0; // where shift-selection ranges start
+    this.range = null; // the range selection in progress: {anchor, end, added, ids}
     this.savedScrollTop = 0;
     this.lastScrollTop = 0;
     this.prefetched = new Set();
@@ -84,7 +84,7 @@ export class Grid {
     this.clearRows();
     this.prefetched.clear();
     this.focus = 0;
-    this.anchor = 0;
+    this.range = null;
     this.element.scrollTop = 0;
     this.savedScrollTop = 0;
     this.element.dataset.total = "0";
@@ -344,10 +344,14 @@ export class Grid {
     return this.element.querySelector(`.cell[data-index="${index}"]`);
   }
 
-  /** Moves the roving focus to `index`, scrolling it into view; with `select`, extends the selection from the anchor. */
+  /**
+   * Moves the roving focus to `index`, scrolling it into view; with `select`, the range selection
+   * runs to it (see extendRange); without, the range selection in progress ends.
+   */
   moveFocus(index, { select }) {
     if (this.total === 0) return;
     const target = Math.max(0, Math.min(this.total - 1, index));
+    const from = this.focus;
     this.focus = target;
     const row = Math.floor(target / this.columns);
     const top = row * this.rowHeight;
@@ -357,26 +361,41 @@ export class Grid {
     else if (bottom > this.element.scrollTop + height) this.element.scrollTop = bottom - height;
     this.render();
     this.cell(target)?.focus({ preventScroll: true });
-    if (select) this.selectRange(this.anchor, target);
+    if (select) this.extendRange(from, target);
+    else this.range = null;
   }
 
-  /** Toggles the cell at `index`; it becomes the anchor of the next range. */
+  /** Toggles the cell at `index`; the range selection in progress ends (the next starts there). */
   toggle(index) {
     const item = this.source.item(index);
-    this.anchor = index;
+    this.range = null;
     if (item) this.selection.toggle(item.id).catch((error) => this.onError(error));
   }
 
-  /** Adds the assets from `from` to `to` (in that direction) to the picks. */
-  async selectRange(from, to) {
-    const low = Math.min(from, to), high = Math.max(from, to);
-    try {
-      const items = await this.source.items(low, high, 2 * this.selection.maxItems + 1);
-      if (to < from) items.reverse();
-      await this.selection.addAll(items.map((item) => item.id));
-    } catch (error) {
-      this.onError(error);
+  /**
+   * Range selection (Shift+Arrow, Shift+click, Shift+Space), as in a file manager: the range runs
+   * from a fixed anchor (`from`, the cell focused when the range began) to its moving end `to`.
+   * Moving the end back toward the anchor unpicks the cells that fall out of the range; the picks
+   * the range keeps keep their numbers (Selection.selectRange).
+   */
+  extendRange(from, to) {
+    if (!this.range) {
+      const range = { anchor: from, end: to, added: new Set() };
+      const source = this.source;
+      // The assets from the anchor to the end as it is when the change runs (quick keys coalesce);
+      // at most twice the maximum, nearest the anchor: any more are over it anyway.
+      range.ids = async () => {
+        const limit = 2 * this.selection.maxItems + 1;
+        const { anchor, end } = range;
+        const items = end >= anchor
+          ? await source.items(anchor, end, limit)
+          : (await source.items(Math.max(end, anchor - limit + 1), anchor, limit)).reverse();
+        return items.map((item) => item.id);
+      };
+      this.range = range;
     }
+    this.range.end = to;
+    this.selection.selectRange(this.range).catch((error) => this.onError(error));
   }
 
   click(event) {
@@ -393,7 +412,7 @@ export class Grid {
     this.cell(previousFocus)?.setAttribute("tabindex", "-1");
     cell.tabIndex = 0;
     cell.focus({ preventScroll: true });
-    if (event.shiftKey) this.selectRange(this.anchor, index);
+    if (event.shiftKey) this.extendRange(previousFocus, index);
     else this.toggle(index);
   }
 
@@ -412,7 +431,7 @@ export class Grid {
       const rowEnd = this.focus - (this.focus % this.columns) + this.columns - 1;
       this.moveFocus(event.ctrlKey ? this.total - 1 : rowEnd, { select: event.shiftKey });
     } else if (event.key === " ") {
-      if (event.shiftKey) this.selectRange(this.anchor, this.focus);
+      if (event.shiftKey) this.extendRange(this.focus, this.focus);
       else this.toggle(this.focus);
     } else if (event.key === "Enter") {
       this.onOpen(this.focus);

@@ -57,24 +57,34 @@ export class Selection {
   }
 
   /**
-   * Adds `ids` (in the given order) to the picks in one request. When they would go over the
-   * maximum, only one more than fits is sent: the server refuses that with its own message and
-   * nothing changes.
+   * Makes the picks hold the assets of `range` (a range selection, see Grid.extendRange) in one
+   * request: `range.ids()` resolves to the assets from the anchor to the range's current end, in
+   * that direction. The picks the range made before and that fall out of it go; the ones still in
+   * it keep their pick numbers; new ones follow in the range's direction; picks made before the
+   * range began stay. `range.added` (the picks the range made) is updated once the server
+   * agreed. When the picks would go over the maximum, only one more than fits is sent: the
+   * server refuses that with its own message and nothing changes.
    */
-  addAll(ids) {
-    return this.enqueue(() => this.replaceAdding(ids));
-  }
-
-  async replaceAdding(ids) {
-    const next = [...this.ids];
-    const seen = new Set(next);
-    for (const id of ids) {
-      if (seen.has(id)) continue;
-      seen.add(id);
-      next.push(id);
-      if (next.length > this.maxItems) break;
-    }
-    if (next.length === this.ids.length) return;
-    this.apply(await api.replaceSelection(next));
+  selectRange(range) {
+    return this.enqueue(async () => {
+      const ids = await range.ids();
+      const wanted = new Set(ids);
+      const next = this.ids.filter((id) => wanted.has(id) || !range.added.has(id));
+      const present = new Set(next);
+      const added = new Set([...range.added].filter((id) => present.has(id)));
+      for (const id of ids) {
+        if (present.has(id)) continue;
+        if (next.length > this.maxItems) break;
+        present.add(id);
+        added.add(id);
+        next.push(id);
+      }
+      if (next.length === this.ids.length && next.every((id, index) => id === this.ids[index])) {
+        range.added = added;
+        return;
+      }
+      this.apply(await api.replaceSelection(next));
+      range.added = added;
+    });
   }
 }
