@@ -182,6 +182,10 @@ static int to_srgb8(VipsImage *in, VipsImage **out) {
 }
 
 int cvips_save_jpeg(VipsImage *image, int quality, int interlace, void **buffer, size_t *length) {
+    if (!interlace) {
+        int direct = cvips_encode_memory_jpeg(image, quality, buffer, length);
+        if (direct <= 0) return direct;
+    }
     VipsImage *ready = NULL;
     if (to_srgb8(image, &ready) != 0) return -1;
     VipsImage *flat = ready;

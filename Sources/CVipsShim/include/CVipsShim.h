@@ -75,7 +75,16 @@ int cvips_apply_orientation(VipsImage *image, int orientation, VipsImage **out);
 int cvips_load_buffer(const void *buffer, size_t length, int fail_on, VipsImage **out);
 
 /// Encodes to JPEG (sRGB, metadata stripped: the pixels are already upright) or WebP.
+/// A baseline JPEG of 8-bit sRGB or grey pixels already in memory (a thumbnail) is encoded by
+/// libjpeg-turbo directly (cvips_encode_memory_jpeg), anything else by libvips' jpegsave.
 int cvips_save_jpeg(VipsImage *image, int quality, int interlace, void **buffer, size_t *length);
+
+/// Encodes `image` as libvips' jpegsave would with its defaults (accurate DCT, standard tables,
+/// 4:2:0 below quality 90, 4:4:4 at or above, no metadata), with libjpeg-turbo and no libvips
+/// pipeline, when its pixels are in memory as 8-bit sRGB or grey without alpha.
+/// Returns 0 with `buffer` (free with cvips_free), -1 on failure (libvips' error buffer says
+/// why), 1 when the image is not such an image.
+int cvips_encode_memory_jpeg(VipsImage *image, int quality, void **buffer, size_t *length);
 int cvips_save_webp(VipsImage *image, int quality, void **buffer, size_t *length);
 int cvips_save_png(VipsImage *image, void **buffer, size_t *length);
 
