@@ -10,7 +10,11 @@ import TestSupport
 /// it takes the file, libjpeg-turbo otherwise. Its 1/8 image must be libjpeg-turbo's (the
 /// tolerance is 1 per sample; with libjpeg-turbo 2.1.5 it is identical), files it does not take
 /// must give the thumbnail they gave before, and damaged files must never crash it.
-@Suite("DC decoder: libjpeg-turbo's 1/8 image for fast thumbnails")
+///
+/// Its tests block their thread (external tools, large synthetic photos), so they run one at a
+/// time: run side by side they took both of the cooperative pool's threads on two cores for
+/// half a minute, and timing guards of unrelated async tests (ToolRunner) tripped.
+@Suite("DC decoder: libjpeg-turbo's 1/8 image for fast thumbnails", .serialized)
 struct DCDecoderTests {
     let renderer = ImageRenderer()
 

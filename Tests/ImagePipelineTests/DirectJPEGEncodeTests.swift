@@ -14,7 +14,7 @@ struct DirectJPEGEncodeTests {
     /// Pixels of a real photo, as RGB or made grey.
     private func photoPixels(grey: Bool) throws -> RawPixels {
         let photo = try #require(Corpus.files(in: "A_camera_exif") { $0.pathExtension.lowercased() == "jpg" }.sorted { $0.path < $1.path }.first)
-        var pixels = try renderer.pixels(of: Data(contentsOf: photo), name: photo.lastPathComponent)
+        let pixels = try renderer.pixels(of: Data(contentsOf: photo), name: photo.lastPathComponent)
         try #require(pixels.bands == 3)
         guard grey else { return pixels }
         var luma: [UInt8] = []
