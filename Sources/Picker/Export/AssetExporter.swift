@@ -171,11 +171,3 @@ extension AssetExporter {
         .unreadableFile(path: file.path, reason: "cannot write the export: \(String(cString: strerror(errno)))")
     }
 }
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
-    }
-}

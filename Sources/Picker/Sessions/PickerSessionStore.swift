@@ -74,9 +74,8 @@ public final class PickerSessionStore: Sendable {
         var selection = PickSelection(maximum: settings.maxItems, filter: settings.mediaFilter)
         try? selection.replace(with: preselected.assets)
         let created = now()
-        let seconds = Double(lifetime.components.seconds) + Double(lifetime.components.attoseconds) / 1e18
         let session = PickerSession(id: SecretToken.make(), pickerToken: SecretToken.make(), settings: settings,
-                                    createTime: created, expireTime: created.addingTimeInterval(seconds),
+                                    createTime: created, expireTime: created.addingTimeInterval(lifetime.seconds),
                                     selection: selection, droppedPreselected: preselected.dropped)
         let capacity = capacity
         let stored = withState { state in
