@@ -192,6 +192,11 @@ class Page:
     def wait_view(self, view, seconds=WAIT_SECONDS):
         self.wait(f"#{view} to be the only view shown", lambda _: self.visible_views() == [view], seconds)
 
+    def wait_grid_ready(self):
+        self.wait("the grid's first screen (data-grid-ready=true)",
+                  lambda d: d.execute_script("return document.documentElement.dataset.gridReady") == "true",
+                  GRID_WAIT_SECONDS)
+
     def text(self, selector):
         return self.script("const e = document.querySelector(arguments[0]); return e ? e.textContent.trim() : null;",
                            selector)
@@ -415,9 +420,7 @@ def run_browser(page, picker_uri, artifacts, scenario, arguments):
     scenario.begin("All Photos opens the grid and its first screen loads")
     albums[0].click()
     page.wait_view("grid-view")
-    page.wait("the grid's first screen (data-grid-ready=true)",
-              lambda d: d.execute_script("return document.documentElement.dataset.gridReady") == "true",
-              GRID_WAIT_SECONDS)
+    page.wait_grid_ready()
     total = page.script("return Number(document.getElementById('grid').dataset.total)")
     if total != int(first_count):
         raise StepFailed(f"#grid data-total is {total}, the album list said {first_count}")
@@ -523,9 +526,7 @@ def run_cancel(page, client, artifacts, scenario):
     scenario.begin("one pick, then Cancel ends the session with no items")
     page.driver.find_element(By.CSS_SELECTOR, "#album-list button.album").click()
     page.wait_view("grid-view")
-    page.wait("the grid's first screen (data-grid-ready=true)",
-              lambda d: d.execute_script("return document.documentElement.dataset.gridReady") == "true",
-              GRID_WAIT_SECONDS)
+    page.wait_grid_ready()
     pick_by_mouse(page, 0, 1)
     page.driver.find_element(By.ID, "cancel-button").click()
     page.wait('#finished[data-state="cancelled"]',
@@ -584,9 +585,7 @@ def run_range_and_reload(page, client, artifacts, scenario):
               lambda d: d.find_elements(By.CSS_SELECTOR, "#album-list button.album[data-album-id]"))
     page.driver.find_element(By.CSS_SELECTOR, "#album-list button.album").click()
     page.wait_view("grid-view")
-    page.wait("the grid's first screen (data-grid-ready=true)",
-              lambda d: d.execute_script("return document.documentElement.dataset.gridReady") == "true",
-              GRID_WAIT_SECONDS)
+    page.wait_grid_ready()
     pick_by_mouse(page, 0, 1)
     page.wait("focus on cell 0", lambda _: page.focused_cell_index() == 0)
     for index in (1, 2, 3):

@@ -20,19 +20,8 @@ enum EventStreamReader {
 
     private static func read(port: Int, path: String, timeout: Duration, onConnected: () -> Void,
                              until enough: ([String]) -> Bool) -> [String] {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return [] }
+        guard let fd = LoopbackSocket.connect(port: port, readTimeout: timeval(tv_sec: 0, tv_usec: 200_000)) else { return [] }
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { return [] }
-        var wait = timeval(tv_sec: 0, tv_usec: 200_000)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n\r\n"
         _ = request.withCString { send(fd, $0, strlen($0), 0) }
         var text = "", events: [String] = [], announced = false

@@ -26,19 +26,8 @@ enum RawHTTPExchange {
     }
 
     private static func run(port: Int, _ requests: [(path: String, headers: [String])], timeout: Duration) -> ([Response], Bool) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return ([], false) }
+        guard let fd = LoopbackSocket.connect(port: port, readTimeout: timeval(tv_sec: 0, tv_usec: 200_000)) else { return ([], false) }
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { return ([], false) }
-        var wait = timeval(tv_sec: 0, tv_usec: 200_000)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         let text = requests.map { request in
             (["GET \(request.path) HTTP/1.1", "Host: 127.0.0.1:\(port)"] + request.headers).joined(separator: "\r\n") + "\r\n\r\n"
         }.joined()
@@ -54,8 +43,7 @@ enum RawHTTPExchange {
             }
             // Once all are in, wait a moment more only to see whether the server closes.
             if responses.count == requests.count {
-                var quick = timeval(tv_sec: 0, tv_usec: 300_000)
-                setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &quick, socklen_t(MemoryLayout<timeval>.size))
+                LoopbackSocket.setReadTimeout(fd, timeval(tv_sec: 0, tv_usec: 300_000))
                 closed = recv(fd, &buffer, buffer.count, 0) == 0
                 break
             }

@@ -1,0 +1,32 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A TCP socket connected to 127.0.0.1, for tests that speak HTTP by hand.
+enum LoopbackSocket {
+    /// A socket connected to `port` on 127.0.0.1 whose reads give up after `readTimeout`
+    /// (close it); `nil` when it cannot connect.
+    static func connect(port: Int, readTimeout: timeval) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            return nil
+        }
+        setReadTimeout(fd, readTimeout)
+        return fd
+    }
+
+    static func setReadTimeout(_ fd: Int32, _ timeout: timeval) {
+        var timeout = timeout
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+}
