@@ -28,8 +28,6 @@ struct ItemResource: Encodable, Sendable {
 
     /// The UUID an item identifier in a path names, or `nil` for anything that is not one.
     static func uuid(fromPathComponent component: String) -> UUID? {
-        // A UUID never needs percent-encoding; an encoded or path-like component is simply not one.
-        guard component.utf8.count == 36 else { return nil }
-        return UUID(uuidString: component)
+        UUID(canonical: component)
     }
 }

@@ -15,7 +15,7 @@ struct PickerImageTarget {
 
     init?(_ target: String) {
         let read: (parts: Parts, asset: UUID, session: String, token: String)?? = target.utf8.withContiguousStorageIfAvailable { bytes in
-            guard let parts = Self.parts(of: bytes), let asset = Self.uuid(UnsafeBufferPointer(rebasing: bytes[parts.asset])) else { return nil }
+            guard let parts = Self.parts(of: bytes), let asset = UUID(canonical: UnsafeBufferPointer(rebasing: bytes[parts.asset])) else { return nil }
             return (parts, asset, Self.text(bytes, parts.session), Self.text(bytes, parts.token))
         }
         guard let read, let read else { return nil }
@@ -92,34 +92,6 @@ struct PickerImageTarget {
             }
         }
         return partIsEmpty || partHasEquals
-    }
-
-    /// A UUID written `XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX` in hexadecimal digits of either case.
-    private static func uuid(_ text: UnsafeBufferPointer<UInt8>) -> UUID? {
-        guard text.count == 36 else { return nil }
-        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        let complete = withUnsafeMutableBytes(of: &value) { out -> Bool in
-            var index = 0, nibble = 0
-            while index < 36 {
-                let byte = text[index]
-                if index == 8 || index == 13 || index == 18 || index == 23 {
-                    guard byte == UInt8(ascii: "-") else { return false }
-                } else {
-                    let digit: UInt8
-                    switch byte {
-                    case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-                    case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-                    case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-                    default: return false
-                    }
-                    out[nibble / 2] |= nibble % 2 == 0 ? digit << 4 : digit
-                    nibble += 1
-                }
-                index += 1
-            }
-            return true
-        }
-        return complete ? UUID(uuid: value) : nil
     }
 
     private static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
