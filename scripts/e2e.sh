@@ -31,7 +31,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 client_key=$(python3 -c "import secrets; print(secrets.token_hex(24))")
-ASSETS_PICKER_DEMO_LIBRARY="$workdir/demo" XDG_CACHE_HOME="$workdir/cache" \
+ASSETS_PICKER_DEMO_LIBRARY="$workdir/demo" XDG_CACHE_HOME="$workdir/cache" XDG_DATA_HOME="$workdir/data" \
   "$binary" serve --port 0 --client-key "$client_key" --json >"$workdir/announcement.json" 2>"$workdir/server.log" &
 server_pid=$!
 

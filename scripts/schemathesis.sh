@@ -82,7 +82,7 @@ fi
 find_schemathesis
 echo "$("$SCHEMATHESIS" --version)" >&2
 
-ASSETS_PICKER_DEMO_LIBRARY=$WORK/library XDG_CACHE_HOME=$WORK/cache \
+ASSETS_PICKER_DEMO_LIBRARY=$WORK/library XDG_CACHE_HOME=$WORK/cache XDG_DATA_HOME=$WORK/data \
     "$BINARY" serve --host 127.0.0.1 --port 0 --client-key "$CLIENT_KEY" --json --log-level warning \
     >"$WORK/serve.json" 2>"$WORK/serve.log" &
 SERVER_PID=$!

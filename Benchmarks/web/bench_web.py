@@ -63,13 +63,13 @@ def http(method, url, key=None, body=None):
 
 
 class Server:
-    """`assets-picker serve --json` on its own copy of the demo library and an empty rendition cache."""
+    """`assets-picker serve --json` on its own copy of the demo library, its index and an empty rendition cache."""
 
     def __init__(self, binary, workdir):
         self.key = secrets.token_hex(24)
         self.log_path = workdir / "server.log"
         environment = dict(os.environ, ASSETS_PICKER_DEMO_LIBRARY=str(workdir / "demo"),
-                           XDG_CACHE_HOME=str(workdir / "cache"))
+                           XDG_CACHE_HOME=str(workdir / "cache"), XDG_DATA_HOME=str(workdir / "data"))
         self.process = subprocess.Popen(
             [binary, "serve", "--port", "0", "--client-key", self.key, "--json", "--log-level", "warning"],
             stdout=subprocess.PIPE, stderr=open(self.log_path, "wb"), env=environment)

@@ -114,15 +114,20 @@ enum CLI {
         return .failure(.executableNotFound(candidates.map(\.path)))
     }()
 
+    /// The data folder (`XDG_DATA_HOME`) of every child of this test run: a temporary folder,
+    /// never the user's. Libraries' indexes live there, one per library folder, so an index one
+    /// command makes is the one the next command on that library finds.
+    static let dataHome = FileManager.default.temporaryDirectory.appendingPathComponent("cli-data-\(UUID().uuidString)", isDirectory: true)
+
     /// The environment every child gets: this process's, with the demo library pointed at a
     /// place that cannot be created, so a test that forgets `--library` fails fast instead of
-    /// writing a demo library into the user's data folder, and the XDG cache and data folders
-    /// in the run's own scratch folder, so no run reads what another left in a cache.
+    /// writing a demo library into the user's data folder, the XDG cache folder in the run's own
+    /// scratch folder, so no run reads what another left in a cache, and the data folder ``dataHome``.
     static func environment(_ overrides: [String: String], scratch: URL) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["ASSETS_PICKER_DEMO_LIBRARY"] = "/dev/null/no-demo-library-in-tests"
         environment["XDG_CACHE_HOME"] = scratch.appendingPathComponent("cache", isDirectory: true).path
-        environment["XDG_DATA_HOME"] = scratch.appendingPathComponent("data", isDirectory: true).path
+        environment["XDG_DATA_HOME"] = dataHome.path
         environment.merge(overrides) { _, new in new }
         return environment
     }

@@ -52,7 +52,7 @@ struct WatcherFixture {
         tree = try TemporaryTree()
         try tree.copy("A_camera_exif/jhead__sony.jpg", to: "2019/sony.jpg")
         try tree.copy("A_camera_exif/jhead__olympus.jpg", to: "2019/olympus.jpg")
-        library = try IndexedLibrary(root: tree.root)
+        library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
         try await library.scan()
         watcher = LibraryWatcher(library: library, configuration: configuration) { [log] in log.record($0) }
     }

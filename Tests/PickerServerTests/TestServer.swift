@@ -26,7 +26,7 @@ final class TestServer: Sendable {
     /// - Parameter sessions: The server's session store (e.g. one on a ``TestClock``); by default a new one.
     static func indexed(sessions: PickerSessionStore? = nil) async throws -> TestServer {
         let root = try await corpusLibrary()
-        let library = try await LibraryOpener().open(root: root, backend: .indexed)
+        let library = try await LibraryOpener().open(root: root, backend: .indexed, indexURL: indexURL(forLibrary: root))
         return try await TestServer(library: library, root: root, sessions: sessions)
     }
 
@@ -37,9 +37,15 @@ final class TestServer: Sendable {
         return try await TestServer(library: library, root: root, sessions: nil)
     }
 
-    /// A temporary folder with ten camera photos (in two folders) and a two-second video.
+    /// The index of a library made by ``corpusLibrary()``: beside it, in the same temporary folder.
+    static func indexURL(forLibrary root: URL) -> URL {
+        root.deletingLastPathComponent().appendingPathComponent("index/library.sqlite")
+    }
+
+    /// A library folder in a new temporary folder, with ten camera photos (in two folders) and
+    /// a two-second video; removing its parent folder removes everything the test made.
     static func corpusLibrary() async throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("picker-server-\(UUID().uuidString)", isDirectory: true)
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("picker-server-\(UUID().uuidString)/library", isDirectory: true)
         let manager = FileManager.default
         try manager.createDirectory(at: root.appendingPathComponent("DCIM/100CAMERA"), withIntermediateDirectories: true)
         try manager.createDirectory(at: root.appendingPathComponent("Trips"), withIntermediateDirectories: true)
@@ -83,7 +89,7 @@ final class TestServer: Sendable {
     func stop() async {
         task.cancel()
         _ = try? await task.value
-        try? FileManager.default.removeItem(at: root)
+        try? FileManager.default.removeItem(at: root.deletingLastPathComponent())
     }
 
     /// A raw request: status, headers and body, whatever the status.

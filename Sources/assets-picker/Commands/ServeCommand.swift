@@ -70,7 +70,7 @@ struct ServeCommand: AsyncParsableCommand {
             handler.logLevel = level
             return handler
         }
-        let library = try await options.open()
+        let library = try await options.open(mayCreateIndex: true)
         let configuration = PickerServerConfiguration(
             host: host, port: port, clientKey: resolvedClientKey ?? SecretToken.make(byteCount: 24),
             sessionLifetime: .milliseconds(Int64(sessionMinutes * 60_000)), publicBaseURL: publicURL)
