@@ -73,6 +73,7 @@ import TestSupport
         let identifier = { (id: String) in AssetIdentifier.local(LocalIdentifier(uuid: UUID(uuidString: id)!)) }
         _ = try await server.library.performChanges([.delete([identifier(ids[0])]), .setHidden([identifier(ids[2])], true)])
         #expect(try await server.client.items(in: session.id).map(\.id) == [ids[1]])
+        #expect(try await server.client.session(session.id).pickedCount == 1)
         for id in [ids[0], ids[2]] {
             #expect(try await server.request("GET", "/v1/sessions/\(session.id)/items/\(id)/original").status == 404)
             #expect(try await server.request("GET", "/v1/sessions/\(session.id)/items/\(id)/image?w=32&h=32").status == 404)

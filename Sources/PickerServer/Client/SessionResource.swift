@@ -22,7 +22,8 @@ struct SessionResource: Encodable, Sendable {
     /// How many items the person picked, once ``mediaItemsSet``.
     let pickedCount: Int?
 
-    init(_ session: PickerSession, pickerURI: String, pollInterval: Double) {
+    /// - Parameter pickedCount: How many picks the client can still receive, once ``mediaItemsSet``.
+    init(_ session: PickerSession, pickerURI: String, pollInterval: Double, pickedCount: Int?) {
         id = session.id
         pickerUri = pickerURI
         pollingConfig = PollingConfig(pollInterval: pollInterval)
@@ -32,7 +33,7 @@ struct SessionResource: Encodable, Sendable {
         maxItems = session.settings.maxItems
         mediaFilter = session.settings.mediaFilter
         order = session.settings.order
-        pickedCount = session.mediaItemsSet ? session.pickedItems.count : nil
+        self.pickedCount = pickedCount
     }
 }
 

@@ -48,13 +48,13 @@ struct SessionRoutes: Sendable {
             throw APIError(.serviceUnavailable, code: "tooManySessions", error.description)
         }
         state.logger.info("picker session created", metadata: ["session": "\(session.id)", "maxItems": "\(settings.maxItems)"])
-        var response = try JSONResponse.make(resource(session), status: .created)
+        var response = try JSONResponse.make(try await resource(session), status: .created)
         response.headers[.location] = "/v1/sessions/\(session.id)"
         return response
     }
 
     private func show(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        try JSONResponse.make(resource(try await session(context)))
+        try JSONResponse.make(try await resource(try await session(context)))
     }
 
     private func delete(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
@@ -104,9 +104,10 @@ struct SessionRoutes: Sendable {
         return (session, asset)
     }
 
-    private func resource(_ session: PickerSession) -> SessionResource {
-        SessionResource(session, pickerURI: state.pickerURI(for: session),
-                        pollInterval: state.configuration.pollInterval)
+    /// The session as its client sees it; `pickedCount` leaves out picks deleted or hidden since.
+    private func resource(_ session: PickerSession) async throws -> SessionResource {
+        SessionResource(session, pickerURI: state.pickerURI(for: session), pollInterval: state.configuration.pollInterval,
+                        pickedCount: session.mediaItemsSet ? try await state.stillPickable(session.pickedItems).count : nil)
     }
 }
 
