@@ -33,19 +33,20 @@ final class TestServer: Sendable {
     /// - Parameters:
     ///   - signIn: The person's sign-in (e.g. one on a ``TestClock``); by default a new one.
     ///   - adding: More files for the library, copied into its `DCIM` folder before it is indexed.
+    ///   - port: The port to listen on; by default a free one.
     static func indexed(sessions: PickerSessionStore? = nil, signIn: PersonSignIn = PersonSignIn(),
-                        adding files: [URL] = []) async throws -> TestServer {
+                        adding files: [URL] = [], port: Int = 0) async throws -> TestServer {
         let root = try await corpusLibrary()
         for file in files { try FileManager.default.copyItem(at: file, to: root.appendingPathComponent("DCIM/\(file.lastPathComponent)")) }
         let library = try await LibraryOpener().open(root: root, backend: .indexed)
-        return try await TestServer(library: library, root: root, sessions: sessions, signIn: signIn)
+        return try await TestServer(library: library, root: root, sessions: sessions, signIn: signIn, port: port)
     }
 
     /// A server over a read-only folder library of the same files.
     static func folder() async throws -> TestServer {
         let root = try await corpusLibrary()
         let library = try await LibraryOpener().open(root: root, backend: .folder)
-        return try await TestServer(library: library, root: root, sessions: nil, signIn: PersonSignIn())
+        return try await TestServer(library: library, root: root, sessions: nil, signIn: PersonSignIn(), port: 0)
     }
 
     /// A temporary folder with ten camera photos (in two folders) and a two-second video.
@@ -68,10 +69,10 @@ final class TestServer: Sendable {
         return root
     }
 
-    private init(library: any PhotoLibrary, root: URL, sessions: PickerSessionStore?, signIn: PersonSignIn) async throws {
+    private init(library: any PhotoLibrary, root: URL, sessions: PickerSessionStore?, signIn: PersonSignIn, port: Int) async throws {
         self.library = library
         self.root = root
-        let configuration = PickerServerConfiguration(host: "127.0.0.1", port: 0, clientKey: clientKey)
+        let configuration = PickerServerConfiguration(host: "127.0.0.1", port: port, clientKey: clientKey)
         var logger = Logger(label: "test-server")
         logger.logLevel = .critical // stopping by cancellation is logged as an error
         let shown = shownSignInLinks
