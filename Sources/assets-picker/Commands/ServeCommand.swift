@@ -36,6 +36,10 @@ struct ServeCommand: AsyncParsableCommand {
             completion: .file())
     var clientKeyFile: String?
 
+    /// Refused with a pointer to the ways that keep the key out of `ps`.
+    @Option(name: .long, help: .hidden)
+    var clientKey: String?
+
     @Option(name: .long, help: "Minutes a picker session lives.")
     var sessionMinutes: Double = 60
 
@@ -55,6 +59,9 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel: Logger.Level = .info
 
     func validate() throws {
+        if clientKey != nil {
+            throw ValidationError("--client-key would show the key to every user of this machine (in ps); give it with --client-key-file FILE or ASSETS_PICKER_CLIENT_KEY.")
+        }
         if let key = try resolvedClientKey(), key.count < 16 {
             throw ValidationError("The client key must have at least 16 characters.")
         }
