@@ -45,7 +45,7 @@ struct LiveChangesTests {
     private func libraryEvent(_ server: TestServer, _ session: PickerSessionInfo, after change: @escaping @Sendable () -> Void) async -> Bool {
         let connected = AsyncStream<Void>.makeStream()
         async let seen = EventStreamReader.events(
-            port: server.baseURL.port!, path: session.pickerPath + "api/events", timeout: .seconds(60),
+            port: server.baseURL.port!, path: session.pickerPath + "api/events", cookie: server.personCookie, timeout: .seconds(60),
             onConnected: { connected.continuation.yield() }, until: { $0.contains("library") })
         for await _ in connected.stream { break }
         change()

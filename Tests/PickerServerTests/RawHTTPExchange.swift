@@ -17,20 +17,26 @@ enum RawHTTPExchange {
     }
 
     /// Sends `requests` (each `(path, extra header lines)`) at once and reads their responses.
+    /// - Parameters:
+    ///   - method: Every request's method; with a `body`, each carries it (and its length).
+    ///   - host: Every request's `Host` header; by default the address connected to.
     /// - Returns: The responses, and whether the server then closed the connection.
-    static func exchange(port: Int, _ requests: [(path: String, headers: [String])], timeout: Duration = .seconds(10)) async
+    static func exchange(port: Int, method: String = "GET", host: String? = nil, body: String = "",
+                         _ requests: [(path: String, headers: [String])], timeout: Duration = .seconds(10)) async
         -> (responses: [Response], closed: Bool) {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: run(port: port, requests, timeout: timeout)) }.start()
+        let host = host ?? "127.0.0.1:\(port)"
+        let text = requests.map { request in
+            let length = body.isEmpty ? [] : ["Content-Length: \(body.utf8.count)"]
+            return (["\(method) \(request.path) HTTP/1.1", "Host: \(host)"] + length + request.headers).joined(separator: "\r\n") + "\r\n\r\n" + body
+        }.joined()
+        return await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: run(port: port, text, expecting: requests.count, timeout: timeout)) }.start()
         }
     }
 
-    private static func run(port: Int, _ requests: [(path: String, headers: [String])], timeout: Duration) -> ([Response], Bool) {
+    private static func run(port: Int, _ text: String, expecting count: Int, timeout: Duration) -> ([Response], Bool) {
         guard let fd = LoopbackSocket.connect(port: port, readTimeout: timeval(tv_sec: 0, tv_usec: 200_000)) else { return ([], false) }
         defer { close(fd) }
-        let text = requests.map { request in
-            (["GET \(request.path) HTTP/1.1", "Host: 127.0.0.1:\(port)"] + request.headers).joined(separator: "\r\n") + "\r\n\r\n"
-        }.joined()
         let bytes = Array(text.utf8)
         guard send(fd, bytes, bytes.count, 0) == bytes.count else { return ([], false) }
         var received: [UInt8] = [], responses: [Response] = [], closed = false
@@ -42,7 +48,7 @@ enum RawHTTPExchange {
                 received.removeFirst(length)
             }
             // Once all are in, wait a moment more only to see whether the server closes.
-            if responses.count == requests.count {
+            if responses.count == count {
                 LoopbackSocket.setReadTimeout(fd, timeval(tv_sec: 0, tv_usec: 300_000))
                 closed = recv(fd, &buffer, buffer.count, 0) == 0
                 break
