@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Does what a new contributor (and CI) does, N times: clone the committed project into a new
-# temporary folder beside a writable copy of ../shared, run .ci/run there (install, build, every
+# Does what a new contributor (and CI) does, N times: clone the committed project (the commit
+# HEAD names when the check starts, for every run) into a new temporary folder beside a writable
+# copy of ../shared, run .ci/run there (install, build, every
 # test), and check that the corpus copy was only read. Prints one line per run and a summary;
 # fails if any run failed, changed the corpus, or took longer than the limit.
 #
@@ -18,7 +19,7 @@ limit=${FRESH_CLONE_LIMIT:-720}
 shared=${ASSETS_PICKER_SHARED:-$project/../shared}
 [ -d "$shared/testdata" ] || { echo "fresh-clone-check: no testdata in $shared (set ASSETS_PICKER_SHARED)" >&2; exit 2; }
 shared=$(cd "$shared" && pwd)
-commit=$(git rev-parse --short HEAD)
+commit=$(git rev-parse HEAD)
 logs=$project/test-artifacts/fresh-clone
 mkdir -p "$logs"
 
@@ -29,6 +30,7 @@ for run in $(seq "$runs"); do
   cp -r "$shared" "$work/shared"
   chmod -R u+w "$work/shared"   # writable, as a contributor's own copy is
   git clone --quiet "$project" "$work/main"
+  git -C "$work/main" checkout --quiet -B main "$commit"
   ASSETS_PICKER_TESTDATA= ASSETS_PICKER_SHARED= "$work/main/scripts/corpus.sh" record "$work/corpus-before.txt"
   log=$logs/run-$run.log
   start=$(date +%s)
@@ -45,7 +47,7 @@ for run in $(seq "$runs"); do
   fi
   [ "$verdict" = passed ] || failures=$((failures + 1))
   tests=$(grep -Eo 'Test run with [0-9]+ tests' "$log" | tail -n 1 || true)
-  line="run $run/$runs  $commit  $(printf '%dm%02ds' $((seconds / 60)) $((seconds % 60)))  $verdict  ${tests#Test run with }"
+  line="run $run/$runs  ${commit:0:7}  $(printf '%dm%02ds' $((seconds / 60)) $((seconds % 60)))  $verdict  ${tests#Test run with }"
   echo "$line"
   summary+=("$line")
   rm -rf "$work"
