@@ -6,7 +6,7 @@ import TestSupport
 extension CrashSafety {
     /// `assets-picker index` killed with SIGKILL at seeded random moments: the index must stay
     /// sound, and the originals untouched.
-    @Suite("Crash safety: index killed with SIGKILL at random moments", .timeLimit(.minutes(5)))
+    @Suite("Crash safety: index killed with SIGKILL at random moments", .timeLimit(.minutes(15)))
     struct CrashSafetyTests {
         static let kills = 20
 

@@ -7,7 +7,7 @@ extension CrashSafety {
     /// `assets-picker import FILE...` killed with SIGKILL at seeded random moments: after the next
     /// scan every import is whole or absent, the index is sound, and no original or import source
     /// has changed.
-    @Suite("Crash safety: import killed with SIGKILL at random moments", .timeLimit(.minutes(5)))
+    @Suite("Crash safety: import killed with SIGKILL at random moments", .timeLimit(.minutes(15)))
     struct ImportCrashSafetyTests {
         static let kills = 20
         /// Photos per import command.
