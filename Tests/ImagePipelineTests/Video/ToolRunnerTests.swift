@@ -42,23 +42,24 @@ struct ToolRunnerTests {
     }
 
     /// A run stopped by its timeout or by cancellation: the tool never got to its end (the
-    /// marker it would write after its 60 s is missing) and its process group is gone.
+    /// marker it would write after its 60 s is missing) and its process group is gone. The
+    /// timeouts (5 s) are far beyond the milliseconds the tool needs to start and note its id.
     @Test func timeoutStopsTheTool() async throws {
         let tool = try StoppableTool()
         defer { tool.remove() }
         let error = await #expect(throws: ToolError.self) {
-            _ = try await ToolRunner.run(ExternalTool("sh"), arguments: tool.arguments(), timeout: .milliseconds(500))
+            _ = try await ToolRunner.run(ExternalTool("sh"), arguments: tool.arguments(), timeout: .seconds(5))
         }
-        #expect(error == .timedOut(tool: "sh", seconds: 0.5))
+        #expect(error == .timedOut(tool: "sh", seconds: 5))
         try await tool.expectStoppedEarly()
     }
 
     @Test func timeoutKillsAToolThatIgnoresSIGTERM() async throws {
         let tool = try StoppableTool()
         defer { tool.remove() }
-        await #expect(throws: ToolError.timedOut(tool: "sh", seconds: 0.3)) {
+        await #expect(throws: ToolError.timedOut(tool: "sh", seconds: 5)) {
             _ = try await ToolRunner.run(ExternalTool("sh"), arguments: tool.arguments(ignoringSIGTERM: true),
-                                         timeout: .milliseconds(300))
+                                         timeout: .seconds(5))
         }
         try await tool.expectStoppedEarly()
     }
@@ -157,9 +158,10 @@ struct ToolRunnerTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let pidFile = folder.appendingPathComponent("pid").path
-        await #expect(throws: ToolError.timedOut(tool: "sh", seconds: 0.5)) {
+        // 5 s: far beyond the milliseconds sh needs to start the sleep and note its id.
+        await #expect(throws: ToolError.timedOut(tool: "sh", seconds: 5)) {
             _ = try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", "sleep 60 & echo $! > \"$0\"; wait", pidFile],
-                                         timeout: .milliseconds(500), exitWatch: exitWatch)
+                                         timeout: .seconds(5), exitWatch: exitWatch)
         }
         let grandchild = try #require(pid_t(try String(contentsOfFile: pidFile, encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)))
