@@ -170,11 +170,13 @@ struct ToolRunnerTests {
 
     @Test func descendantThatLeftTheGroupHoldsTheAnswerOnlyForTheDrainGrace() async throws {
         // setsid takes the sleep out of the tool's process group, so it survives the tool and
-        // keeps standard output open; the drain grace is the safety net. The tool exits long
-        // before its timeout, so it is not reported as timed out.
+        // keeps standard output open; the drain grace is the safety net. The shell waits until
+        // the sleep is in a session of its own (field 6 of its /proc stat), however long a busy
+        // machine takes to start it, and exits long before its timeout (so no time-out error).
+        let script = #"setsid sleep 60 & pid=$!; while [ "$(cut -d' ' -f6 /proc/$pid/stat)" != "$pid" ]; do :; done; echo $pid"#
         let clock = ContinuousClock()
         let start = clock.now
-        let output = try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", "setsid sleep 60 & echo $!"],
+        let output = try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", script],
                                               timeout: .seconds(600), exitWatch: .pidfdIfAvailable,
                                               drainGracePeriod: .seconds(2))
         let escaped = try #require(pid_t(String(decoding: output.standardOutput, as: UTF8.self)
