@@ -24,7 +24,8 @@ struct CLIResult: Sendable, CustomStringConvertible {
     }
 
     var description: String {
-        "assets-picker \(arguments.joined(separator: " ")) -> status \(status)\(timedOut ? " (timed out)" : "") in \(duration)\n"
+        "assets-picker \(arguments.joined(separator: " ")) -> status \(status)"
+            + "\(timedOut ? " (killed by the hang guard: a hang, not slowness)" : "") in \(duration)\n"
             + "stderr: \(stderrText)\nstdout: \(stdoutText.prefix(2000))"
     }
 }
@@ -90,6 +91,10 @@ struct JSONObject: @unchecked Sendable {
 
 /// Runs the built `assets-picker` as a child process.
 enum CLI {
+    /// How long a child may run before it is killed: a hang guard only, ten times and more
+    /// what the slowest command takes on a busy machine. No test bounds a command's time.
+    static let hangGuard: Duration = .seconds(600)
+
     /// The binary built beside this test bundle (`swift build --build-tests` builds it, since
     /// CLITests depends on the executable target); `$ASSETS_PICKER_CLI` overrides.
     static let executable: Result<URL, CLITestError> = {
@@ -132,13 +137,13 @@ enum CLI {
         return environment
     }
 
-    /// Runs `assets-picker arguments...`, waits for it (killing it after `timeout`) and returns
+    /// Runs `assets-picker arguments...`, waits for it (killing it after `timeout`, a hang guard) and returns
     /// its status and everything it wrote. Output goes to temporary files, not pipes, so a child
     /// that writes a lot can never block on a full pipe, and no pipe end leaks into the children
     /// other tests start at the same time. With a `launcher` (e.g. `["/usr/bin/unshare", ...]`),
     /// the launcher runs and is given the binary and the arguments after its own.
     static func run(_ arguments: [String], environment overrides: [String: String] = [:],
-                    timeout: Duration = .seconds(60), launcher: [String] = []) async throws -> CLIResult {
+                    timeout: Duration = hangGuard, launcher: [String] = []) async throws -> CLIResult {
         let executable = try executable.get()
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cli-run-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)

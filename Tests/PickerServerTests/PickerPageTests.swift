@@ -148,7 +148,7 @@ import TestSupport
         let library = server.library
         let connected = AsyncStream<Void>.makeStream()
         async let seen = EventStreamReader.events(
-            port: server.baseURL.port!, path: session.pickerPath + "api/events", cookie: server.personCookie, timeout: .seconds(20),
+            port: server.baseURL.port!, path: session.pickerPath + "api/events", cookie: server.personCookie, timeout: HangGuard.defaultLimit,
             onConnected: { connected.continuation.yield() },
             until: { $0.contains("library") && $0.contains("session") })
         for await _ in connected.stream { break }

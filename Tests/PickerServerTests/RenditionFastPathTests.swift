@@ -226,11 +226,11 @@ import TestSupport
         let cookie = "Cookie: \(server.personCookie)"
         let (answers, closed) = await RawHTTPExchange.exchange(port: port, [
             (small, [cookie]), (large, [cookie]), (small, [cookie, "If-None-Match: \(tag)"]), (small, [cookie, "Connection: close"]),
-        ])
+        ], untilClosed: true)
         try #require(answers.count == 4)
         #expect(answers.map(\.status) == [200, 200, 304, 200])
         #expect(answers.map { $0.header("X-Image-Size") } == ["80x60", "48x48", nil, "80x60"])
-        #expect(closed)
+        #expect(closed, "the server closed the connection after the Connection: close answer")
         // The fast path's answer and the router's (answers[3]) are the same bytes under the same headers.
         #expect(answers[0].body == Array(first.body))
         #expect(answers[0].body == answers[3].body)
