@@ -173,7 +173,8 @@ struct ToolRunnerTests {
         // keeps standard output open; the drain grace is the safety net. The shell waits until
         // the sleep is in a session of its own (field 6 of its /proc stat), however long a busy
         // machine takes to start it, and exits long before its timeout (so no time-out error).
-        let script = #"setsid sleep 60 & pid=$!; while [ "$(cut -d' ' -f6 /proc/$pid/stat)" != "$pid" ]; do :; done; echo $pid"#
+        // The sleep lasts a day, ended by the test: a busy machine may take a minute to get here.
+        let script = #"setsid sleep 86400 & pid=$!; while [ "$(cut -d' ' -f6 /proc/$pid/stat)" != "$pid" ]; do :; done; echo $pid"#
         let clock = ContinuousClock()
         let start = clock.now
         let output = try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", script],
