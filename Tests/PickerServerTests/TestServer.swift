@@ -24,10 +24,11 @@ final class TestServer: Sendable {
 
     /// A server over a new indexed library holding the corpus' camera photos and a video.
     /// - Parameter sessions: The server's session store (e.g. one on a ``TestClock``); by default a new one.
-    static func indexed(sessions: PickerSessionStore? = nil) async throws -> TestServer {
+    /// - Parameter limits: The server's timeouts and caps.
+    static func indexed(sessions: PickerSessionStore? = nil, limits: PickerServerLimits = PickerServerLimits()) async throws -> TestServer {
         let root = try await corpusLibrary()
         let library = try await LibraryOpener().open(root: root, backend: .indexed)
-        return try await TestServer(library: library, root: root, sessions: sessions)
+        return try await TestServer(library: library, root: root, sessions: sessions, limits: limits)
     }
 
     /// A server over a read-only folder library of the same files.
@@ -57,10 +58,12 @@ final class TestServer: Sendable {
         return root
     }
 
-    private init(library: any PhotoLibrary, root: URL, sessions: PickerSessionStore?) async throws {
+    private init(library: any PhotoLibrary, root: URL, sessions: PickerSessionStore?,
+                 limits: PickerServerLimits = PickerServerLimits()) async throws {
         self.library = library
         self.root = root
-        let configuration = PickerServerConfiguration(host: "127.0.0.1", port: 0, clientKey: clientKey)
+        var configuration = PickerServerConfiguration(host: "127.0.0.1", port: 0, clientKey: clientKey)
+        configuration.limits = limits
         var logger = Logger(label: "test-server")
         logger.logLevel = .critical // stopping by cancellation is logged as an error
         let server = PickerServer(library: library, configuration: configuration, sessions: sessions, logger: logger)
