@@ -15,6 +15,10 @@ struct ServerState: Sendable {
     let logger: Logger
     /// The address the server is bound to, once it is.
     let boundAddress: BoundAddress
+    /// Each session's prefetch in progress (a new one supersedes the last).
+    let prefetches = PrefetchLedger()
+    /// Uploads being received (streamed to temporary files, a few at a time).
+    let uploads = UploadSpool()
 
     /// The assets with these UUIDs that the session's media filter lets the person see.
     func visibleAssets(_ uuids: [UUID], session: PickerSession) async throws -> [Asset] {
