@@ -22,6 +22,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var options: LibraryOptions
 
+    @OptionGroup(title: "Limits") var limits: ServerLimitOptions
+
     @Option(name: .long, help: "The address to listen on (loopback unless told otherwise).")
     var host = "127.0.0.1"
 
@@ -71,9 +73,10 @@ struct ServeCommand: AsyncParsableCommand {
             return handler
         }
         let library = try await options.open()
-        let configuration = PickerServerConfiguration(
+        var configuration = PickerServerConfiguration(
             host: host, port: port, clientKey: resolvedClientKey ?? SecretToken.make(byteCount: 24),
             sessionLifetime: .milliseconds(Int64(sessionMinutes * 60_000)), publicBaseURL: publicURL)
+        configuration.limits = limits.limits
         let server = PickerServer(library: library, configuration: configuration)
         let watcher = watch ? await PickerServer.startWatching(library, logger: Logger(label: "assets-picker.watcher")) : nil
         do {
