@@ -46,11 +46,24 @@ final class HeaderDeadline {
     private func expire(_ context: ChannelHandlerContext) {
         scheduled = nil
         guard awaitingHead, context.channel.isActive else { return }
-        if pendingResponses == 0 {
-            context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: Self.timeoutResponse)), promise: nil)
+        guard pendingResponses == 0 else {
+            context.close(promise: nil)
+            return
         }
-        context.close(promise: nil)
+        // A lingering close: the answer, then our side shut, then what the client still sends
+        // read and dropped for a moment. Closing at once with its bytes unread would reset the
+        // connection, and a reset can take the 408 with it before the client reads it.
+        expired = true
+        context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: Self.timeoutResponse))).assumeIsolated()
+            .whenComplete { _ in
+                context.close(mode: .output, promise: nil)
+                context.eventLoop.assumeIsolated().scheduleTask(in: Self.linger) { context.close(promise: nil) }
+            }
     }
+
+    /// Once the 408 is sent, what arrives is dropped.
+    fileprivate private(set) var expired = false
+    private static let linger = TimeAmount.seconds(2)
 
     private static let timeoutMessage = #"{"error":{"status":408,"code":"headerTimeout","message":"The request's headers took too long to arrive."}}"#
     private static let timeoutResponse = "HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json\r\nConnection: close\r\n"
@@ -65,6 +78,7 @@ final class HeaderDeadline {
         fileprivate init(_ deadline: HeaderDeadline) { self.deadline = deadline }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            guard !deadline.expired else { return }
             deadline.bytesArrived(context)
             context.fireChannelRead(data)
         }
