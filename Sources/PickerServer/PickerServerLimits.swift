@@ -9,7 +9,7 @@ public struct PickerServerLimits: Sendable {
     /// first byte; a slower one (slowloris) gets 408 and the connection is closed.
     public var headerTimeout: Duration = .seconds(10)
     /// Connections one client address may hold open at once; one more is answered 503 and closed.
-    public var connectionsPerAddress = 64
+    public var connectionsPerAddress = 128
     /// The largest upload taken (`POST api/upload`): a larger one gets 413, before its bytes
     /// are read when it says its length, and its temporary file is removed.
     public var maximumUploadBytes = 512 << 20

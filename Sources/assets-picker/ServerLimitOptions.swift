@@ -10,7 +10,7 @@ struct ServerLimitOptions: ParsableArguments {
     var headerTimeout: Double = 10
 
     @Option(name: .long, help: "Connections one client address may hold open at once; one more gets 503.")
-    var connectionsPerAddress = 64
+    var connectionsPerAddress = 128
 
     @Option(name: .long, help: "The largest upload taken from the picker, in MB; larger gets 413.")
     var maxUploadMB = 512
