@@ -35,7 +35,7 @@ struct ConnectionLimitsTests {
         defer { Task { await server.stop() } }
         let fd = try #require(LoopbackSocket.connect(port: server.baseURL.port!, readTimeout: Self.hangGuard))
         defer { close(fd) }
-        let answer = await Task.detached { Self.readToClose(fd) }.value
+        let answer = await OwnThread.run { Self.readToClose(fd) }
         #expect(answer.closed, "the server kept the idle connection open")
         #expect(answer.text.isEmpty)
     }
@@ -48,8 +48,10 @@ struct ConnectionLimitsTests {
         defer { Task { await server.stop() } }
         let fd = try #require(LoopbackSocket.connect(port: server.baseURL.port!, readTimeout: Self.hangGuard))
         defer { close(fd) }
-        Self.send(fd, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a")
-        let answer = await Task.detached { Self.readToClose(fd) }.value
+        let answer = await OwnThread.run {
+            Self.send(fd, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a")
+            return Self.readToClose(fd)
+        }
         #expect(answer.text.hasPrefix("HTTP/1.1 408 "), "\(answer.text)")
         #expect(answer.text.contains("headerTimeout"))
         #expect(answer.closed)
@@ -72,25 +74,28 @@ struct ConnectionLimitsTests {
         let server = try await TestServer.indexed(limits: limits)
         defer { Task { await server.stop() } }
         let port = server.baseURL.port!
-        var held: [Int32] = []
-        defer { held.forEach { close($0) } }
-        for _ in 0..<3 {
-            let fd = try #require(LoopbackSocket.connect(port: port, readTimeout: Self.hangGuard))
-            held.append(fd)
-            // Answered, so this connection has been set up and counted before the next one.
-            Self.send(fd, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            #expect(recv(fd, &buffer, buffer.count, 0) > 0)
+        // Each answered, so each has been set up and counted before the next one connects.
+        let held: [(fd: Int32, answered: Bool)] = await OwnThread.run {
+            (0..<3).compactMap { _ in
+                guard let fd = LoopbackSocket.connect(port: port, readTimeout: Self.hangGuard) else { return nil }
+                Self.send(fd, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                return (fd, recv(fd, &buffer, buffer.count, 0) > 0)
+            }
         }
+        defer { held.forEach { close($0.fd) } }
+        try #require(held.count == 3 && held.allSatisfy(\.answered), "the first three connections were not all answered")
         let extra = try #require(LoopbackSocket.connect(port: port, readTimeout: Self.hangGuard))
         defer { close(extra) }
-        let refused = await Task.detached { Self.readToClose(extra) }.value
+        let refused = await OwnThread.run { Self.readToClose(extra) }
         #expect(refused.text.hasPrefix("HTTP/1.1 503 "), "\(refused.text)")
         #expect(refused.text.contains("tooManyConnections"))
         #expect(refused.closed)
-        Self.send(held[0], "GET /openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-        let fd = held[0]
-        let still = await Task.detached { Self.readToClose(fd) }.value
+        let fd = held[0].fd
+        let still = await OwnThread.run {
+            Self.send(fd, "GET /openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            return Self.readToClose(fd)
+        }
         #expect(still.text.hasPrefix("HTTP/1.1 200 "))
     }
 }

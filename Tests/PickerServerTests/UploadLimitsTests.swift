@@ -77,10 +77,12 @@ struct UploadLimitsTests {
         let chunk = [UInt8](repeating: 0xFF, count: 600 << 10)
         let chunked = Array("\(String(chunk.count, radix: 16))\r\n".utf8) + chunk + Array("\r\n".utf8)
         let body = chunked + chunked + Array("0\r\n\r\n".utf8)
-        let fd = try #require(Self.startUpload(port: server.baseURL.port!, path: session.pickerPath + "api/upload?filename=big.jpg",
-                                               head: ["Transfer-Encoding: chunked"], body: body))
-        defer { close(fd) }
-        let answer = await Task.detached { Self.readAnswer(fd) }.value
+        let port = server.baseURL.port!, path = session.pickerPath + "api/upload?filename=big.jpg"
+        let answer = await OwnThread.run {
+            guard let fd = Self.startUpload(port: port, path: path, head: ["Transfer-Encoding: chunked"], body: body) else { return "" }
+            defer { close(fd) }
+            return Self.readAnswer(fd)
+        }
         #expect(answer.hasPrefix("HTTP/1.1 413 "), "\(answer.prefix(300))")
         #expect(Self.contents(folder).isEmpty, "left behind: \(Self.contents(folder))")
     }
@@ -93,12 +95,14 @@ struct UploadLimitsTests {
         defer { Task { await server.stop() } }
         let session = try await server.client.createSession()
         let path = session.pickerPath + "api/upload?filename=slow.jpg"
-        var held: [Int32] = []
-        defer { held.forEach { close($0) } }
-        for _ in 0..<2 {
-            held.append(try #require(Self.startUpload(port: server.baseURL.port!, path: path, head: ["Content-Length: 1000"],
-                                                      body: [UInt8](repeating: 0xFF, count: 10))))
+        let port = server.baseURL.port!
+        let held = await OwnThread.run {
+            (0..<2).compactMap { _ in
+                Self.startUpload(port: port, path: path, head: ["Content-Length: 1000"], body: [UInt8](repeating: 0xFF, count: 10))
+            }
         }
+        defer { held.forEach { close($0) } }
+        try #require(held.count == 2)
         // Both are being received once each has its folder; a hang guard of 10 s, not a timing.
         let clock = ContinuousClock(), deadline = clock.now + .seconds(10)
         while Self.contents(folder).count < 2, clock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
