@@ -20,9 +20,12 @@ run: build
 
 ## Installs what is missing, builds, runs every Swift test, the browser end-to-end test
 ## (headless Chromium; screenshots in test-artifacts/e2e/) and the OpenAPI conformance run
-## (schemathesis) against a live server.
+## (schemathesis) against a live server, then checks that the shared test corpus (../shared/testdata
+## or $ASSETS_PICKER_TESTDATA) was only read.
 test: dependencies e2e-dependencies
+	@scripts/corpus.sh record .build/corpus-before-test.txt
 	swift build --build-tests
 	swift test --skip-build --parallel
 	scripts/e2e.sh .build/debug/assets-picker
 	scripts/schemathesis.sh .build/debug/assets-picker
+	@scripts/corpus.sh verify .build/corpus-before-test.txt

@@ -3,10 +3,10 @@
 # link to /, a link out of the library, xcsn0g01.png and damaged files planted), and prints a
 # table: probe -> expected -> got -> ok/FAIL. Exit status 1 when any probe failed.
 # Probes live in scripts/attack/attack.py, one function each (@probe): add a row by adding one.
+# The person signs in through the link the server prints; picker requests carry that cookie.
 # Usage:
 #   scripts/attack.sh                      # the debug build's binary (built first)
 #   scripts/attack.sh --binary PATH [--only 'M7']
-# Set ASSETS_PICKER_COOKIE to the person's sign-in cookie once the picker asks for one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"

@@ -31,8 +31,9 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 client_key=$(python3 -c "import secrets; print(secrets.token_hex(24))")
-ASSETS_PICKER_DEMO_LIBRARY="$workdir/demo" XDG_CACHE_HOME="$workdir/cache" \
-  "$binary" serve --port 0 --client-key "$client_key" --json >"$workdir/announcement.json" 2>"$workdir/server.log" &
+# The key goes through the environment, never the command line (where `ps` shows it).
+ASSETS_PICKER_CLIENT_KEY="$client_key" ASSETS_PICKER_DEMO_LIBRARY="$workdir/demo" XDG_CACHE_HOME="$workdir/cache" \
+  XDG_DATA_HOME="$workdir/data" "$binary" serve --port 0 --json >"$workdir/announcement.json" 2>"$workdir/server.log" &
 server_pid=$!
 
 # The announcement line appears once the server listens (the demo library is made first).
@@ -50,11 +51,14 @@ if [ ! -s "$workdir/announcement.json" ]; then
   cat "$workdir/server.log" >&2
   exit 1
 fi
-base=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['url'])" "$workdir/announcement.json")
+# The first line is the announcement (later ones are sign-in links made for pages opened signed out).
+announced() { python3 -c "import json,sys; print(json.loads(open(sys.argv[1]).readline())[sys.argv[2]])" "$workdir/announcement.json" "$1"; }
+base=$(announced url)
+sign_in=$(announced signInUrl)
 echo "e2e: server at $base (demo library in $workdir/demo)"
 
 status=0
-SE_OFFLINE=true python3 Tests/E2E/picker_e2e.py --base "$base" --key "$client_key" --artifacts "$artifacts" "$@" || status=$?
+SE_OFFLINE=true python3 Tests/E2E/picker_e2e.py --base "$base" --key "$client_key" --sign-in "$sign_in" --artifacts "$artifacts" "$@" || status=$?
 cp "$workdir/server.log" "$artifacts/server.log"
 if [ "$status" -ne 0 ]; then
   echo "e2e: FAILED (status $status); the server's log is in $artifacts/server.log" >&2

@@ -38,12 +38,18 @@ export ASSETS_PICKER_DEMO_LIBRARY="$scratch/demo"
 server=$!
 for _ in $(seq 600); do [ -s "$scratch/announce" ] && break; sleep 0.1; done
 [ -s "$scratch/announce" ] || { echo "load.sh: the server did not start" >&2; exit 1; }
-read -r port picker < <(python3 -c 'import json,sys,urllib.parse; a=json.load(open(sys.argv[1])); print(a["port"], urllib.parse.urlparse(a["pickerUri"]).path)' "$scratch/announce")
+read -r port picker signin < <(python3 -c 'import json,sys,urllib.parse; a=json.loads(open(sys.argv[1]).readline()); print(a["port"], urllib.parse.urlparse(a["pickerUri"]).path, a.get("signInUrl", "-"))' "$scratch/announce")
 base="http://127.0.0.1:$port"
+# The person signs in through the one-time link the server printed: the picker needs its cookie.
+cookie=""
+if [ "$signin" != "-" ]; then
+  cookie=$(curl -sS -o /dev/null -D - "$signin" | awk -F'[ ;]' 'tolower($1) == "set-cookie:" {print $2}' | tr -d '\r')
+fi
+export COOKIE="$cookie"
 
 # The mix: for every asset, its thumbnails at four sizes in both modes; between them, API reads.
-curl -fsS "$base${picker}api/albums/smart%3Aall/assets?limit=500" > "$scratch/window" 2>/dev/null \
-  || curl -fsS "$base${picker}api/albums/camera-roll/assets?limit=500" > "$scratch/window"
+curl -fsS -H "Cookie: $cookie" "$base${picker}api/albums/smart%3Aall/assets?limit=500" > "$scratch/window" 2>/dev/null \
+  || curl -fsS -H "Cookie: $cookie" "$base${picker}api/albums/camera-roll/assets?limit=500" > "$scratch/window"
 python3 - "$scratch/window" "$picker" > "$scratch/paths" <<'PY'
 import json, sys
 items = json.load(open(sys.argv[1]))["items"]

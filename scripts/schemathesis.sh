@@ -4,7 +4,7 @@
 #   scripts/schemathesis.sh .build/debug/assets-picker
 #
 # Starts `assets-picker serve` on a free loopback port over a new demo library (in a temporary
-# folder, removed afterwards) with a known client key, and runs schemathesis twice against the
+# folder, removed afterwards) with a known client key (in its environment), and runs schemathesis twice against the
 # document the server serves at /openapi.json, with every check:
 #   1. every operation, all phases (examples, coverage, fuzzing, and the stateful phase, which
 #      follows the document's links from a created session to polling, listing and deleting it);
@@ -82,8 +82,9 @@ fi
 find_schemathesis
 echo "$("$SCHEMATHESIS" --version)" >&2
 
-ASSETS_PICKER_DEMO_LIBRARY=$WORK/library XDG_CACHE_HOME=$WORK/cache \
-    "$BINARY" serve --host 127.0.0.1 --port 0 --client-key "$CLIENT_KEY" --json --log-level warning \
+# The key goes through the environment, never the command line (where `ps` shows it).
+ASSETS_PICKER_CLIENT_KEY=$CLIENT_KEY ASSETS_PICKER_DEMO_LIBRARY=$WORK/library XDG_CACHE_HOME=$WORK/cache XDG_DATA_HOME=$WORK/data \
+    "$BINARY" serve --host 127.0.0.1 --port 0 --json --log-level warning \
     >"$WORK/serve.json" 2>"$WORK/serve.log" &
 SERVER_PID=$!
 
@@ -102,17 +103,23 @@ if [[ ! -s $WORK/serve.json ]]; then
     cat "$WORK/serve.log" >&2
     exit 1
 fi
-PORT=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["port"])' "$WORK/serve.json")
+# The first line is the announcement (later ones are sign-in links made for pages opened signed out).
+PORT=$(python3 -c 'import json, sys; print(json.loads(open(sys.argv[1]).readline())["port"])' "$WORK/serve.json")
+SIGN_IN=$(python3 -c 'import json, sys; print(json.loads(open(sys.argv[1]).readline())["signInUrl"])' "$WORK/serve.json")
 BASE=http://127.0.0.1:$PORT
 echo "server at $BASE (pid $SERVER_PID)" >&2
 
-# A finished session for the second run: a client creates it, a person picks and presses Done.
-python3 - "$BASE" "$CLIENT_KEY" >"$WORK/pinned.env" <<'PYTHON'
+# A finished session for the second run: a client creates it, the person (signed in through the
+# printed one-time link, as a browser would be) picks and presses Done.
+python3 - "$BASE" "$CLIENT_KEY" "$SIGN_IN" >"$WORK/pinned.env" <<'PYTHON'
 import json, sys, urllib.parse, urllib.request
 
-base, key = sys.argv[1], sys.argv[2]
+base, key, sign_in = sys.argv[1], sys.argv[2], sys.argv[3]
 
-def call(method, url, body=None, headers={}):
+with urllib.request.urlopen(sign_in) as response:
+    person = {"Cookie": response.headers["Set-Cookie"].split(";")[0], "Origin": base}
+
+def call(method, url, body=None, headers=person):
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(base + url, data=data, method=method,
                                      headers={"Content-Type": "application/json", **headers})

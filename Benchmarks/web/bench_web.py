@@ -51,9 +51,9 @@ def free_port():
         return probe.getsockname()[1]
 
 
-def http(method, url, key=None, body=None):
+def http(method, url, key=None, body=None, headers=None):
     data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(url, data=data, method=method)
+    request = urllib.request.Request(url, data=data, method=method, headers=headers or {})
     if key:
         request.add_header("Authorization", f"Bearer {key}")
     if data is not None:
@@ -63,15 +63,16 @@ def http(method, url, key=None, body=None):
 
 
 class Server:
-    """`assets-picker serve --json` on its own copy of the demo library and an empty rendition cache."""
+    """`assets-picker serve --json` on its own copy of the demo library, its index and an empty rendition cache."""
 
     def __init__(self, binary, workdir):
         self.key = secrets.token_hex(24)
         self.log_path = workdir / "server.log"
         environment = dict(os.environ, ASSETS_PICKER_DEMO_LIBRARY=str(workdir / "demo"),
-                           XDG_CACHE_HOME=str(workdir / "cache"))
+                           XDG_CACHE_HOME=str(workdir / "cache"), XDG_DATA_HOME=str(workdir / "data"),
+                           ASSETS_PICKER_CLIENT_KEY=self.key)
         self.process = subprocess.Popen(
-            [binary, "serve", "--port", "0", "--client-key", self.key, "--json", "--log-level", "warning"],
+            [binary, "serve", "--port", "0", "--json", "--log-level", "warning"],
             stdout=subprocess.PIPE, stderr=open(self.log_path, "wb"), env=environment)
         line = self.process.stdout.readline()  # printed once it listens (after making the demo library)
         if not line:
@@ -79,6 +80,10 @@ class Server:
         announcement = json.loads(line)
         self.base = announcement["url"].rstrip("/")
         self.port = announcement["port"]
+        # The person signs in with the printed one-time link; the picker's paths need the cookie.
+        with urllib.request.urlopen(announcement["signInUrl"], timeout=120) as response:
+            self.cookie = response.headers["Set-Cookie"].split(";")[0]
+        self.person = {"Cookie": self.cookie, "Origin": self.base}
 
     def new_session(self):
         return json.loads(http("POST", self.base + "/v1/sessions", self.key, {"maxItems": 100}))
@@ -155,23 +160,23 @@ def prepare_thumbnails(server, root):
     session = server.new_session()
     picker_path = urllib.parse.urlparse(session["pickerUri"]).path
     api = server.base + picker_path + "api/"
-    albums = json.loads(http("GET", api + "albums"))["albums"]
+    albums = json.loads(http("GET", api + "albums", headers=server.person))["albums"]
     camera_roll = next((a for a in albums if a["kind"] == "cameraRoll"), albums[0])
     album = urllib.parse.quote(camera_roll["id"], safe="")
-    items = json.loads(http("GET", f"{api}albums/{album}/assets?offset=0&limit={ASSET_COUNT}"))["items"]
+    items = json.loads(http("GET", f"{api}albums/{album}/assets?offset=0&limit={ASSET_COUNT}", headers=server.person))["items"]
     server_paths, nginx_paths = [], []
     (root / "thumbnails").mkdir(parents=True)
     for item in items:
         path = f"{picker_path}api/assets/{item['id']}/image?{THUMBNAIL_QUERY}"
-        (root / "thumbnails" / f"{item['id']}.jpg").write_bytes(http("GET", server.base + path))
+        (root / "thumbnails" / f"{item['id']}.jpg").write_bytes(http("GET", server.base + path, headers=server.person))
         server_paths.append(path)
         nginx_paths.append(f"/thumbnails/{item['id']}.jpg")
     return server_paths, nginx_paths
 
 
-def run_wrk(base, paths_file, threads, connections, duration):
+def run_wrk(base, paths_file, threads, connections, duration, cookie=""):
     command = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}", "-s", str(HERE / "rotate.lua"),
-               base + "/", "--", str(paths_file)]
+               base + "/", "--", str(paths_file), cookie]
     output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     line = next((l for l in output.splitlines() if l.startswith("RESULT ")), None)
     if line is None:
@@ -188,7 +193,7 @@ def static_file_path(server):
     """The path of the picker page's stylesheet under /ui/: a file the server answers from memory
     with no library work, through Hummingbird's router: the reference row."""
     try:
-        page = http("GET", server.new_session()["pickerUri"]).decode()
+        page = http("GET", server.new_session()["pickerUri"], headers=server.person).decode()
     except urllib.error.HTTPError:
         return None  # a build without the web picker's files
     match = re.search(r'href="(/ui/[^"]+\.css)"', page)
@@ -204,14 +209,14 @@ def throughput(server, nginx_root, workdir, arguments):
         (workdir / "static-paths.txt").write_text(static_path + "\n")
     nginx = Nginx(nginx_root, workdir)
     try:
-        same = http("GET", nginx.base + nginx_paths[0]) == http("GET", server.base + server_paths[0])
+        same = http("GET", nginx.base + nginx_paths[0]) == http("GET", server.base + server_paths[0], headers=server.person)
         if not same:
             raise RuntimeError("nginx and the server answer different bytes for the same thumbnail")
         ours, theirs, static = [], [], []
         for run in range(arguments.runs):  # alternated, so that a busy moment hurts all alike
             log(f"wrk run {run + 1}/{arguments.runs}: assets-picker")
             ours.append(run_wrk(server.base, workdir / "server-paths.txt", arguments.threads,
-                                arguments.connections, arguments.duration))
+                                arguments.connections, arguments.duration, server.cookie))
             log(f"wrk run {run + 1}/{arguments.runs}: nginx")
             theirs.append(run_wrk(nginx.base, workdir / "nginx-paths.txt", arguments.threads,
                                   arguments.connections, arguments.duration))
@@ -244,7 +249,7 @@ def throughput(server, nginx_root, workdir, arguments):
 def grid_first_screen(server, warm_runs):
     import grid_first_screen as grid  # needs selenium; imported here so --help works without it
     session = server.new_session()
-    result = grid.measure(session["pickerUri"], warm_runs)
+    result = grid.measure(session["pickerUri"], server.cookie, warm_runs)
     result["warmMedianFromClickMs"] = statistics.median(r["fromClickMs"] for r in result["warm"])
     result["warmMedianFromNavigationMs"] = statistics.median(r["fromNavigationMs"] for r in result["warm"])
     result["warmTargetMs"] = WARM_GRID_TARGET_MS
@@ -316,7 +321,7 @@ def main():
             log("the grid's first screen in headless Chromium (cold, then warm)")
             report["gridFirstScreen"] = grid_first_screen(server, arguments.warm_runs)
         albums = json.loads(http("GET", server.base + urllib.parse.urlparse(server.new_session()["pickerUri"]).path
-                                 + "api/albums"))["albums"]
+                                 + "api/albums", headers=server.person))["albums"]
         report["library"] = f"demo library, {albums[0]['count']} items in {albums[0]['title']}"
         if not arguments.skip_http:
             log("warm thumbnails over HTTP: assets-picker and nginx")

@@ -78,13 +78,17 @@ def open_grid(driver, picker_uri):
             "imageRequests": requests, "imageRequestsFromBrowserCache": cached}
 
 
-def measure(picker_uri, warm_runs=3):
+def measure(picker_uri, cookie, warm_runs=3):
     """The first grid opened in a new browser (cold), then `warm_runs` reloads of the same page.
+    `cookie` (`name=value`) is the person's signed-in browser cookie, given to the browser first.
 
     Answers {"cold": {...}, "warm": [{...}, ...]}, each as open_grid answers.
     """
     driver = make_driver()
     try:
+        name, value = cookie.split("=", 1)
+        driver.get(picker_uri.split("/picker/")[0] + "/openapi.json")  # a page of the server's origin
+        driver.add_cookie({"name": name, "value": value, "path": "/", "httpOnly": True, "sameSite": "Strict"})
         cold = open_grid(driver, picker_uri)
         warm = [open_grid(driver, picker_uri) for _ in range(warm_runs)]
         return {"cold": cold, "warm": warm}

@@ -8,7 +8,7 @@ import Synchronization
 /// A photo library kept in a SQLite index: the PhotoKit role.
 ///
 /// The files stay where they are (they are adopted in place, never moved, renamed or written);
-/// the index at `<root>/.assets-picker/library.sqlite` holds their metadata, so a library of
+/// the index (a SQLite file kept outside the library, see `IndexLocation`) holds their metadata, so a library of
 /// 100,000 assets opens at once and any page of it is a few index lookups. Call
 /// ``scan(progress:)`` to bring the index in line with the tree.
 ///
@@ -30,23 +30,23 @@ public final class IndexedLibrary: PhotoLibrary {
     let now: @Sendable () -> Date
     private let authorization = Mutex<AuthorizationStatus>(.notDetermined)
 
-    /// Opens the index of `root`, creating it when there is none yet (it is empty until the
-    /// first ``scan(progress:)``).
+    /// Opens the index of `root` at `databaseURL`, creating it when there is none yet (it is
+    /// empty until the first ``scan(progress:)``).
     ///
     /// - Parameters:
     ///   - root: The folder the library shows.
-    ///   - databaseURL: Where the index is (default: `<root>/.assets-picker/library.sqlite`).
+    ///   - databaseURL: Where the index is (its folder is made when missing).
     ///   - reader: How scans read file metadata.
     ///   - imageManager: Renders and caches images (default: a memory cache, and a disk cache
-    ///     of `diskCacheBytes` under `<root>/.assets-picker/cache` when that is given).
+    ///     of `diskCacheBytes` in a `cache` folder beside the index when that is given).
     ///   - diskCacheBytes: The disk cache budget of the default image manager; `nil` for none.
     ///   - now: The present, for Recently Added and the date assets are added; injectable for tests.
-    public init(root: URL, databaseURL: URL? = nil, reader: any MediaMetadataReading = MediaMetadataReader(),
+    public init(root: URL, databaseURL: URL, reader: any MediaMetadataReading = MediaMetadataReader(),
                 imageManager: CachingImageManager? = nil, diskCacheBytes: Int64? = nil,
                 now: @escaping @Sendable () -> Date = { Date() }) throws {
         let rootURL = root.standardizedFileURL
         self.rootURL = rootURL
-        database = try LibraryDatabase(url: databaseURL ?? LibraryDatabase.defaultURL(forRoot: rootURL))
+        database = try LibraryDatabase(url: databaseURL)
         self.reader = reader
         self.now = now
         isWritable = access(rootURL.path, W_OK) == 0
@@ -55,7 +55,8 @@ public final class IndexedLibrary: PhotoLibrary {
         } else {
             let renderer = (reader as? MediaMetadataReader)?.renderer ?? ImageRenderer()
             let diskCache = try diskCacheBytes.map {
-                try DiskImageCache(directory: rootURL.appendingPathComponent(".assets-picker/cache", isDirectory: true), byteLimit: $0)
+                try DiskImageCache(directory: databaseURL.deletingLastPathComponent().appendingPathComponent("cache", isDirectory: true),
+                                   byteLimit: $0)
             }
             self.imageManager = CachingImageManager(diskCache: diskCache, rendering: LibvipsImageRendering(renderer: renderer))
         }

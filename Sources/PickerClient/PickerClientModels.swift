@@ -38,8 +38,6 @@ public struct PickerSessionInfo: Sendable, Decodable {
     public let maxItems: Int
     public let mediaFilter: String
     public let order: String
-    /// Preselected identifiers the server dropped (deleted since, unknown, other media).
-    public let droppedPreselected: [String]
     /// How many items were picked, once finished.
     public let pickedCount: Int?
 }

@@ -6,24 +6,42 @@ import Logging
 import Picker
 
 /// The picker server: client programs create picker sessions and read exactly what a person
-/// picked (`/v1/sessions…`, described by `/openapi.json`); people pick in the web picker at each
-/// session's `pickerUri`.
+/// picked (`/v1/sessions…`, described by `/openapi.json`); the person, signed in through a
+/// one-time link (``signIn``), picks in the web picker at each session's `pickerUri`.
 public struct PickerServer: Sendable {
     public let configuration: PickerServerConfiguration
     public let library: any PhotoLibrary
     /// The server's picker sessions.
     public let sessions: PickerSessionStore
+    /// The person's sign-in: ``signInPath(link:next:)`` of a link from ``PersonSignIn/makeLink()``
+    /// signs a browser in.
+    public let signIn: PersonSignIn
+    private let showSignInLink: @Sendable (String) -> Void
     private let logger: Logger
 
     /// A server for `library`; nothing listens until ``run(onListening:)``.
-    /// - Parameter sessions: The store of picker sessions; by default a new one whose sessions live
-    ///   `configuration.sessionLifetime` on the wall clock.
+    /// - Parameters:
+    ///   - sessions: The store of picker sessions; by default a new one whose sessions live
+    ///     `configuration.sessionLifetime` on the wall clock.
+    ///   - signIn: The person's sign-in; by default a new one (nobody is signed in).
+    ///   - showSignInLink: Shows the server's operator a sign-in link (a full URL) made because
+    ///     someone opened a picker page without being signed in; `serve` prints it.
     public init(library: any PhotoLibrary, configuration: PickerServerConfiguration = PickerServerConfiguration(),
-                sessions: PickerSessionStore? = nil, logger: Logger = Logger(label: "assets-picker.server")) {
+                sessions: PickerSessionStore? = nil, signIn: PersonSignIn = PersonSignIn(),
+                showSignInLink: @escaping @Sendable (String) -> Void = { _ in },
+                logger: Logger = Logger(label: "assets-picker.server")) {
         self.library = library
         self.configuration = configuration
         self.logger = logger
         self.sessions = sessions ?? PickerSessionStore(lifetime: configuration.sessionLifetime)
+        self.signIn = signIn
+        self.showSignInLink = showSignInLink
+    }
+
+    /// The path of the sign-in link with token `link`, going on to the picker page at `next`
+    /// (a `pickerUri`'s path) once the browser is signed in.
+    public static func signInPath(link: String, next: String? = nil) -> String {
+        SignInRoutes.path(link: link, next: next.flatMap { SignInRoutes.isPickerPage($0) ? $0 : nil })
     }
 
     /// Serves until the task is cancelled or, with `handlesSignals`, SIGINT or SIGTERM arrives;
@@ -36,7 +54,7 @@ public struct PickerServer: Sendable {
         let bound = BoundAddress()
         let state = ServerState(configuration: configuration, library: library, sessions: sessions,
                                 media: MediaResponder(library: library), assets: AssetMemo(), fetches: FetchMemo(library: library),
-                                logger: logger, boundAddress: bound)
+                                logger: logger, boundAddress: bound, signIn: signIn, showSignInLink: showSignInLink)
         let router = try makeRouter(state: state)
         let serverName = "assets-picker"
         let app = Application(
@@ -78,9 +96,11 @@ public struct PickerServer: Sendable {
         }
         let router = Router(options: .autoGenerateHeadEndpoints)
         router.middlewares.add(ErrorMiddleware())
+        router.middlewares.add(PersonGate(state: state))
         router.get("openapi.json") { _, _ in document.response }
         router.get("/") { _, _ in Self.homePage }
         SessionRoutes(state: state).add(to: router)
+        SignInRoutes(state: state).add(to: router)
         PickerPageRoutes(state: state, files: files).add(to: router)
         return router
     }

@@ -13,8 +13,8 @@ public struct PickerServerConfiguration: Sendable {
     public var sessionLifetime: Duration
     /// Seconds a client should wait between polls of a session.
     public var pollInterval: Double
-    /// The URL people reach the server at, when it differs from the address clients use
-    /// (a proxy in front); `nil`: the address of each client's own request.
+    /// The URL people reach the server at, when it differs from the address it listens on (a
+    /// proxy in front); `nil`: the address it listens on. Never taken from a request's `Host`.
     public var publicBaseURL: URL?
     /// Timeouts and caps for connections and uploads.
     public var limits = PickerServerLimits()

@@ -15,6 +15,10 @@ struct ServerState: Sendable {
     let logger: Logger
     /// The address the server is bound to, once it is.
     let boundAddress: BoundAddress
+    /// The person's sign-in links and signed-in browsers.
+    let signIn: PersonSignIn
+    /// Shows a new sign-in link (a full URL) to the server's operator, e.g. in its terminal.
+    let showSignInLink: @Sendable (String) -> Void
     /// Each session's prefetch in progress (a new one supersedes the last).
     let prefetches = PrefetchLedger()
     /// Uploads being received (streamed to temporary files, a few at a time).
@@ -36,30 +40,46 @@ struct ServerState: Sendable {
     }
 
     /// Whether the person picking in `session` may see `asset`: it passes the session's media
-    /// filter and is not hidden.
+    /// filter and is not hidden. (Deleted assets never get this far: lookups leave them out and
+    /// Recently Deleted is never listed.)
     static func isVisible(_ asset: Asset, in session: PickerSession) -> Bool {
         session.settings.mediaFilter.includes(asset.mediaType) && !asset.isHidden
     }
 
-    /// The URI a person opens to pick for `session`: on the public base URL when one is set,
-    /// else on the host the client reached the server at.
-    func pickerURI(for session: PickerSession, request: Request) -> String {
-        "\(baseURL(for: request))/picker/\(session.id)/\(session.pickerToken)/"
+    /// `assets` as the library holds them now, in the same order, without those deleted or
+    /// hidden since: what a client may still receive of its picks.
+    func stillPickable(_ assets: [Asset]) async throws -> [Asset] {
+        guard !assets.isEmpty else { return [] }
+        let lookup = try await library.assets(withIdentifiers: assets.map { .local(LocalIdentifier(uuid: $0.id.uuid)) })
+        let current = Dictionary(lookup.found.map { ($0.id.uuid, $0) }, uniquingKeysWith: { first, _ in first })
+        return assets.compactMap { current[$0.id.uuid] }.filter { !$0.isHidden }
     }
 
-    private func baseURL(for request: Request) -> String {
+    /// The URI a person opens to pick for `session`, on the server's own address (never one a
+    /// request named).
+    func pickerURI(for session: PickerSession) -> String {
+        "\(baseURL)/picker/\(session.id)/\(session.pickerToken)/"
+    }
+
+    /// Where people reach the server: the public base URL when one is set, else the address it
+    /// listens on (loopback for a server listening on every address).
+    var baseURL: String {
         if let base = configuration.publicBaseURL?.absoluteString {
             return base.hasSuffix("/") ? String(base.dropLast()) : base
         }
-        if let authority = request.head.authority, Self.isPlainAuthority(authority) {
-            return "http://\(authority)"
-        }
-        return "http://\(boundAddress.hostAndPort(fallbackHost: configuration.host))"
+        let host = ["0.0.0.0", "::"].contains(configuration.host) ? "127.0.0.1" : configuration.host
+        return "http://\(boundAddress.hostAndPort(fallbackHost: host))"
     }
 
-    /// Whether a Host header is a plain `host[:port]` (nothing that could bend the URI).
-    private static func isPlainAuthority(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.count <= 255
-            && text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "-.:[]".unicodeScalars.contains($0) }
+    /// The name of the person's cookie on this server (its port in it, as browsers send a host's
+    /// cookies to each of its ports).
+    var personCookieName: String {
+        PersonCookie.name(port: boundAddress.boundPort ?? configuration.port)
+    }
+
+    /// Whether the `Cookie` header lines carry a browser the person signed in.
+    func isPerson(cookieHeaders: some Sequence<String>) -> Bool {
+        guard let token = PersonCookie.value(named: personCookieName, in: cookieHeaders) else { return false }
+        return signIn.isSignedIn(browser: token)
     }
 }

@@ -21,7 +21,7 @@ struct BrowseBenchmark {
         func firstScreen() async throws -> IndexedLibrary {
             var library: IndexedLibrary?
             steps = [
-                try await Measure.milliseconds { library = try IndexedLibrary(root: root) },
+                try await Measure.milliseconds { library = try IndexedLibrary(root: root, databaseURL: SyntheticIndex.databaseURL(root: root)) },
                 try await Measure.milliseconds { _ = try await library?.collections() },
                 try await Measure.milliseconds { _ = try await library?.assets(in: all, options: firstPage).assets(in: 0..<60) },
             ]

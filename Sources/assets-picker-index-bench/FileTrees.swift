@@ -40,9 +40,20 @@ enum FileTrees {
 
     /// A copy of the shared corpus' media folders.
     static func corpusCopy(from corpus: URL, into root: URL) throws {
+        guard FileManager.default.fileExists(atPath: corpus.appendingPathComponent("MANIFEST.tsv").path) else {
+            throw CorpusNotFound(folder: corpus)
+        }
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         for group in ["A_camera_exif", "B_orientation", "C_pngsuite", "D_hostile", "E_formats"] {
             try FileManager.default.copyItem(at: corpus.appendingPathComponent(group), to: root.appendingPathComponent(group))
         }
+    }
+}
+
+/// The shared corpus is not where the benchmark looked.
+struct CorpusNotFound: Error, CustomStringConvertible {
+    let folder: URL
+    var description: String {
+        "no test corpus at \(folder.path) (no MANIFEST.tsv); pass --corpus PATH or set ASSETS_PICKER_TESTDATA"
     }
 }

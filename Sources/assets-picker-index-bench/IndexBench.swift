@@ -7,6 +7,9 @@ import IndexedLibrary
 /// pass/fail). Build with `swift build -c release`.
 ///
 /// Usage: `assets-picker-index-bench [--only browse|scan] [--corpus PATH] [--files N] [--large N]`.
+/// The corpus is, unless `--corpus` says otherwise, `$ASSETS_PICKER_TESTDATA` or the first
+/// `shared/testdata` beside the current folder or one of its parents (`../shared/testdata` when
+/// run from the package); it is only read: the benchmark indexes a copy.
 @main
 struct IndexBench {
     static func main() async throws {
@@ -33,7 +36,7 @@ struct BenchArguments {
     }
 
     var only: Part?
-    var corpus = URL(fileURLWithPath: "/work/shared/testdata")
+    var corpus = Self.defaultCorpus()
     var files = 100_000
     var largePhotos = 200
 
@@ -49,5 +52,23 @@ struct BenchArguments {
             default: FileHandle.standardError.write(Data("ignored \(name)\n".utf8))
             }
         }
+    }
+
+    /// `$ASSETS_PICKER_TESTDATA`, else the first `shared/testdata` holding a MANIFEST.tsv beside
+    /// the current folder or one of its parents, else `../shared/testdata` (the copy then fails,
+    /// naming it).
+    static func defaultCorpus() -> URL {
+        if let path = ProcessInfo.processInfo.environment["ASSETS_PICKER_TESTDATA"], !path.isEmpty {
+            return URL(fileURLWithPath: path, isDirectory: true)
+        }
+        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        var folder = current.deletingLastPathComponent()
+        while true {
+            let candidate = folder.appendingPathComponent("shared/testdata", isDirectory: true)
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("MANIFEST.tsv").path) { return candidate }
+            if folder.path == "/" { break }
+            folder.deleteLastPathComponent()
+        }
+        return current.deletingLastPathComponent().appendingPathComponent("shared/testdata", isDirectory: true)
     }
 }

@@ -30,7 +30,7 @@ struct ScanBenchmark {
                   target: "≥ 2000 files/s", passed: smallRate.perSecond >= 2_000)
 
         Log.stage("rescanning them unchanged")
-        let library = try IndexedLibrary(root: small)
+        let library = try IndexedLibrary(root: small, databaseURL: SyntheticIndex.databaseURL(root: small))
         var summary = ScanSummary()
         let rescan = try await Measure.milliseconds { summary = try await library.scan() }
         table.add("rescan of \(summary.scanned) unchanged files (\(summary.metadataReads) read)", value: String(format: "%.2f s", rescan / 1_000),
@@ -39,7 +39,7 @@ struct ScanBenchmark {
 
     /// Indexes `root` from nothing; files scanned per second of the whole scan.
     private func indexingRate(_ root: URL) async throws -> (files: Int, perSecond: Double) {
-        let library = try IndexedLibrary(root: root)
+        let library = try IndexedLibrary(root: root, databaseURL: SyntheticIndex.databaseURL(root: root))
         var summary = ScanSummary()
         let time = try await Measure.milliseconds { summary = try await library.scan() }
         return (summary.scanned, Double(summary.scanned) / (time / 1_000))

@@ -9,8 +9,13 @@ import IndexedLibrary
 /// minute in bursts; 5% videos; 200 directories of uneven size; 3% favourites; 2% added in
 /// the last 30 days (the rest a year ago).
 enum SyntheticIndex {
+    /// Where the benchmark keeps the index of a generated library: inside its own work folder.
+    static func databaseURL(root: URL) -> URL {
+        root.appendingPathComponent(".assets-picker/library.sqlite")
+    }
+
     static func make(root: URL, assets: Int, directories: Int, seed: UInt64) throws {
-        let databaseURL = root.appendingPathComponent(".assets-picker/library.sqlite")
+        let databaseURL = databaseURL(root: root)
         _ = try IndexedLibrary(root: root, databaseURL: databaseURL)
         let queue = try DatabaseQueue(path: databaseURL.path)
         var random = SplitMix64(seed: seed)

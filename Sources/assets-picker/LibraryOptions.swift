@@ -12,10 +12,14 @@ struct LibraryOptions: ParsableArguments {
             completion: .directory, transform: { URL(fileURLWithPath: $0) })
     var library: URL?
 
-    @Option(name: .long, help: "Which backend opens the library: auto (indexed when an index exists or can be created, else folder), indexed or folder.")
+    @Option(name: .long, help: ArgumentHelp("Which backend opens the library: auto, indexed or folder.", discussion: """
+        auto: the indexed library when the library has an index (commands that change or serve \
+        the library make one when missing), else the folder library. indexed: the index, made \
+        when missing. folder: a live walk of the folder, no index.
+        """))
     var backend: BackendChoice = .auto
 
-    @Option(name: .long, help: "The index file (default: <library>/.assets-picker/library.sqlite).",
+    @Option(name: .long, help: "The index file (default: $XDG_DATA_HOME/assets-picker/libraries/<name>-<key>/library.sqlite, one per library folder).",
             completion: .file(), transform: { URL(fileURLWithPath: $0) })
     var index: URL?
 
@@ -26,19 +30,24 @@ struct LibraryOptions: ParsableArguments {
     var json = false
 
     /// Opens the library the options name with the backend asked for, creating the demo
-    /// library when none is named. A new index is scanned first, with a progress bar on a terminal.
-    func open() async throws -> any PhotoLibrary {
+    /// library (and its index) when none is named. A new index is scanned first, with a progress bar on a terminal.
+    /// - Parameter mayCreateIndex: Whether `--backend auto` may make a missing index: only
+    ///   commands that change or serve the library pass `true`; reading commands never make one.
+    func open(mayCreateIndex: Bool = false) async throws -> any PhotoLibrary {
         let root: URL
+        var mayCreateIndex = mayCreateIndex
         if let library {
             root = library
         } else {
             root = try await DemoLibrary.prepare()
+            mayCreateIndex = true // the demo library is the tool's own: always shown indexed
         }
         let opener = opener()
-        let indexURL = index ?? LibraryOpener.defaultIndexURL(forRoot: root)
-        let scansFirst = opener.resolve(root: root, backend: backend, indexURL: indexURL) == .indexed && !IndexLocation.exists(at: indexURL)
+        let indexURL = index ?? opener.defaultIndexURL(forRoot: root)
+        let scansFirst = opener.resolve(root: root, backend: backend, indexURL: indexURL, mayCreateIndex: mayCreateIndex) == .indexed
+            && !IndexLocation.exists(at: indexURL)
         let bar = TerminalProgress(label: "Indexing")
-        let library = try await opener.open(root: root, backend: backend, indexURL: indexURL) { progress in
+        let library = try await opener.open(root: root, backend: backend, indexURL: indexURL, mayCreateIndex: mayCreateIndex) { progress in
             bar.update(done: progress.processed, failed: 0, total: progress.discovered)
         }
         if scansFirst { bar.finish() }

@@ -24,7 +24,8 @@ struct CLIResult: Sendable, CustomStringConvertible {
     }
 
     var description: String {
-        "assets-picker \(arguments.joined(separator: " ")) -> status \(status)\(timedOut ? " (timed out)" : "") in \(duration)\n"
+        "assets-picker \(arguments.joined(separator: " ")) -> status \(status)"
+            + "\(timedOut ? " (killed by the hang guard: a hang, not slowness)" : "") in \(duration)\n"
             + "stderr: \(stderrText)\nstdout: \(stdoutText.prefix(2000))"
     }
 }
@@ -90,6 +91,10 @@ struct JSONObject: @unchecked Sendable {
 
 /// Runs the built `assets-picker` as a child process.
 enum CLI {
+    /// How long a child may run before it is killed: a hang guard only, ten times and more
+    /// what the slowest command takes on a busy machine. No test bounds a command's time.
+    static let hangGuard: Duration = .seconds(600)
+
     /// The binary built beside this test bundle (`swift build --build-tests` builds it, since
     /// CLITests depends on the executable target); `$ASSETS_PICKER_CLI` overrides.
     static let executable: Result<URL, CLITestError> = {
@@ -114,26 +119,31 @@ enum CLI {
         return .failure(.executableNotFound(candidates.map(\.path)))
     }()
 
+    /// The data folder (`XDG_DATA_HOME`) of every child of this test run: a temporary folder,
+    /// never the user's. Libraries' indexes live there, one per library folder, so an index one
+    /// command makes is the one the next command on that library finds.
+    static let dataHome = FileManager.default.temporaryDirectory.appendingPathComponent("cli-data-\(UUID().uuidString)", isDirectory: true)
+
     /// The environment every child gets: this process's, with the demo library pointed at a
     /// place that cannot be created, so a test that forgets `--library` fails fast instead of
-    /// writing a demo library into the user's data folder, and the XDG cache and data folders
-    /// in the run's own scratch folder, so no run reads what another left in a cache.
+    /// writing a demo library into the user's data folder, the XDG cache folder in the run's own
+    /// scratch folder, so no run reads what another left in a cache, and the data folder ``dataHome``.
     static func environment(_ overrides: [String: String], scratch: URL) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["ASSETS_PICKER_DEMO_LIBRARY"] = "/dev/null/no-demo-library-in-tests"
         environment["XDG_CACHE_HOME"] = scratch.appendingPathComponent("cache", isDirectory: true).path
-        environment["XDG_DATA_HOME"] = scratch.appendingPathComponent("data", isDirectory: true).path
+        environment["XDG_DATA_HOME"] = dataHome.path
         environment.merge(overrides) { _, new in new }
         return environment
     }
 
-    /// Runs `assets-picker arguments...`, waits for it (killing it after `timeout`) and returns
+    /// Runs `assets-picker arguments...`, waits for it (killing it after `timeout`, a hang guard) and returns
     /// its status and everything it wrote. Output goes to temporary files, not pipes, so a child
     /// that writes a lot can never block on a full pipe, and no pipe end leaks into the children
     /// other tests start at the same time. With a `launcher` (e.g. `["/usr/bin/unshare", ...]`),
     /// the launcher runs and is given the binary and the arguments after its own.
     static func run(_ arguments: [String], environment overrides: [String: String] = [:],
-                    timeout: Duration = .seconds(60), launcher: [String] = []) async throws -> CLIResult {
+                    timeout: Duration = hangGuard, launcher: [String] = []) async throws -> CLIResult {
         let executable = try executable.get()
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cli-run-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)

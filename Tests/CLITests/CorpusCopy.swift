@@ -1,4 +1,5 @@
 import Foundation
+import Picker
 import TestSupport
 
 /// A writable copy of the shared corpus' media folders in a temporary folder.
@@ -15,7 +16,8 @@ struct CorpusCopy {
     }
 
     var path: String { root.path }
-    var defaultIndex: URL { root.appendingPathComponent(".assets-picker/library.sqlite") }
+    /// Where the CLI keeps the copy's index when `--index` is not given: in the test run's data folder.
+    var defaultIndex: URL { IndexLocation.defaultURL(forRoot: root, dataFolder: CLI.dataHome.appendingPathComponent("assets-picker")) }
 
     /// Runs `assets-picker command --json --library <copy> extra...`.
     func run(_ command: String, _ extra: [String] = [], launcher: [String] = []) async throws -> CLIResult {
@@ -33,6 +35,7 @@ struct CorpusCopy {
     }
 
     func remove() {
+        try? FileManager.default.removeItem(at: defaultIndex.deletingLastPathComponent())
         try? FileManager.default.removeItem(at: root.deletingLastPathComponent())
     }
 }

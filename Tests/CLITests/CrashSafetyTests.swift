@@ -6,7 +6,7 @@ import TestSupport
 extension CrashSafety {
     /// `assets-picker index` killed with SIGKILL at seeded random moments: the index must stay
     /// sound, and the originals untouched.
-    @Suite("Crash safety: index killed with SIGKILL at random moments", .timeLimit(.minutes(5)))
+    @Suite("Crash safety: index killed with SIGKILL at random moments", .timeLimit(.minutes(15)))
     struct CrashSafetyTests {
         static let kills = 20
 
@@ -26,8 +26,11 @@ extension CrashSafety {
             touchAThird(of: originals.keys, in: copy.root, &harness.random)
             var rescan = try await CrashHarness.timedRun(index)
 
-            var interrupted = 0
-            for round in 0..<Self.kills {
+            // At least `kills` rounds, and more (up to five times as many) until half of them
+            // landed mid-run: the kill moments only estimate the machine's pace, which changes.
+            var interrupted = 0, round = 0
+            while round < Self.kills || (interrupted < Self.kills / 2 && round < Self.kills * 5) {
+                defer { round += 1 }
                 // Every fourth round starts from no index, the others find a third of the files
                 // changed (new modification times, same bytes).
                 let fresh = round % 4 == 0
@@ -42,7 +45,7 @@ extension CrashSafety {
                 try CrashHarness.checkIndex(copy.defaultIndex, round: round)
                 #expect(try CrashHarness.contents(of: copy.root) == originals, "round \(round): originals changed")
             }
-            #expect(interrupted >= Self.kills / 2, "only \(interrupted) of \(Self.kills) runs were still indexing when killed")
+            #expect(interrupted >= Self.kills / 2, "only \(interrupted) of \(round) runs were still indexing when killed")
 
             // A complete scan: the index holds exactly the files on disk, each once.
             let final = try await CLI.run(index)

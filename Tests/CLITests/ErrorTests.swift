@@ -37,6 +37,12 @@ struct BadCall: Sendable, CustomTestStringConvertible {
                 mentions: [missingLibrary, "cannot read"]),
         BadCall(name: "assets: --album id that does not exist", arguments: ["assets", "--library", "{corpus}", "--album", unknownAlbum],
                 mentions: ["no album", unknownAlbum]),
+        BadCall(name: "serve: the client key on the command line, where ps shows it",
+                arguments: ["serve", "--library", "{corpus}", "--client-key", "cli-key-0123456789abcdef"],
+                mentions: ["ps", "--client-key-file", "ASSETS_PICKER_CLIENT_KEY"]),
+        BadCall(name: "serve: --client-key-file that cannot be read",
+                arguments: ["serve", "--library", "{corpus}", "--client-key-file", missingLibrary + "/key"],
+                mentions: ["--client-key-file", "cannot be read"]),
     ]
 }
 

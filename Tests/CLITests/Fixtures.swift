@@ -7,8 +7,8 @@ enum CorpusLibrary {
     static var path: String { Corpus.root.path }
 
     /// Runs `assets-picker command --json --library <corpus> extra...`.
-    static func run(_ command: String, _ extra: [String] = [], timeout: Duration = .seconds(60)) async throws -> CLIResult {
-        try await CLI.run([command, "--json", "--library", path] + extra, timeout: timeout)
+    static func run(_ command: String, _ extra: [String] = []) async throws -> CLIResult {
+        try await CLI.run([command, "--json", "--library", path] + extra)
     }
 
     /// Album id by title, from `albums --json`.

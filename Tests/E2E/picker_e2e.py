@@ -1,6 +1,11 @@
 #!/usr/bin/env python3
 """The picker end to end, in a real headless Chromium: a client program and a person.
 
+Two principals. The client, with its key and a session's pickerUri, reaches nothing of the library
+(401), and a browser that has not signed in sees the sign-in page, not the library. The person
+signs in by opening the one-time link `serve` printed (it goes on to the picker of the session made
+at start), which a second use refuses.
+
 A client creates a picker session (at most 5 items, pick order) with its client key; the person
 opens the session's pickerUri, goes from the album list to All Photos, picks 3 photos with the
 mouse and 2 with the keyboard, is told the maximum when trying a 6th, opens the browser on a
@@ -13,7 +18,7 @@ unpicked, the others keep their pick numbers), then reloads the page: the page l
 under /ui/<version>/ and the reload fetches none of them from the server (all from the cache).
 
 Run by scripts/e2e.sh, which starts the server:
-    python3 Tests/E2E/picker_e2e.py --base http://127.0.0.1:PORT/ --key CLIENT_KEY \
+    python3 Tests/E2E/picker_e2e.py --base http://127.0.0.1:PORT/ --key CLIENT_KEY --sign-in SIGN_IN_URL \
         --artifacts test-artifacts/e2e [--readme-screenshot]
 Needs selenium (PyPI) and Debian's chromium and chromedriver on PATH.
 """
@@ -110,15 +115,32 @@ class Client:
                 return items
 
 
-def plain_status(url):
-    """The HTTP status of a GET without credentials (what a browser would get)."""
+def plain_status(url, headers=None):
+    """The HTTP status of a GET with only these headers (no cookie unless given)."""
     try:
-        with urllib.request.urlopen(url, timeout=30) as response:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=30) as response:
             return response.status
     except urllib.error.HTTPError as error:
         return error.code
     except urllib.error.URLError as error:
         raise StepFailed(f"GET {url} failed: {error.reason}") from None
+
+
+def person_status(page, url):
+    """The HTTP status of a GET with the cookies of the person's browser (HttpOnly ones too)."""
+    cookies = "; ".join(f"{c['name']}={c['value']}" for c in page.driver.get_cookies())
+    return plain_status(url, {"Cookie": cookies})
+
+
+def client_reaches_nothing(client, picker_uri):
+    """The client, with its key and the pickerUri, gets 401 on the page and on the API it calls."""
+    for path in ("", "api/session", "api/albums", "api/albums/smart%3Aall/assets"):
+        status, _, body = client.request("GET", urllib.parse.urlparse(picker_uri).path + path)
+        if status != 401:
+            raise StepFailed(f"the client's GET of pickerUri + {path!r} answered {status}, expected 401: {body[:200]!r}")
+    status, _, body = client.request("POST", urllib.parse.urlparse(picker_uri).path + "api/done", {})
+    if status != 401:
+        raise StepFailed(f"the client's POST of pickerUri + 'api/done' answered {status}, expected 401: {body[:200]!r}")
 
 
 def jpeg_pixel_size(data):
@@ -324,16 +346,16 @@ def run(arguments, scenario):
     if session["mediaItemsSet"] or session["maxItems"] != MAX_ITEMS or session["order"] != "pick":
         raise StepFailed(f"unexpected new session: {session}")
 
-    status = plain_status(picker_uri)
-    if status != 200:
-        raise StepFailed(f"GET {picker_uri} (the picker page) answered {status}, expected 200")
+    scenario.begin("the client, with its key and the pickerUri, reaches nothing of the library")
+    client_reaches_nothing(client, picker_uri)
 
     driver = make_driver()
     page = Page(driver)
     try:
+        sign_in(page, arguments.sign_in, artifacts, scenario)
         run_browser(page, picker_uri, artifacts, scenario, arguments)
         picked = page.picked
-        check_results(client, session, picked, artifacts, scenario)
+        check_results(page, client, session, picked, artifacts, scenario)
         run_cancel(page, client, artifacts, scenario)
         run_range_and_reload(page, client, artifacts, scenario)
     except Exception:
@@ -341,6 +363,35 @@ def run(arguments, scenario):
         raise
     finally:
         driver.quit()
+
+
+def sign_in(page, sign_in_url, artifacts, scenario):
+    """A browser that has not signed in sees the sign-in page; the printed link signs it in once."""
+    scenario.begin("a fresh browser without the person's cookie sees the sign-in page, not the library")
+    trial = urllib.parse.parse_qs(urllib.parse.urlparse(sign_in_url).query).get("next", [None])[0]
+    if not trial:
+        raise StepFailed(f"the printed sign-in link does not go on to a picker: {sign_in_url}")
+    base = sign_in_url.split("/signin/")[0]
+    page.driver.get(base + trial)
+    heading = page.wait("the sign-in page's heading", lambda d: d.find_elements(By.TAG_NAME, "h1"))[0].text
+    if "Sign in" not in heading or page.driver.find_elements(By.ID, "album-list"):
+        raise StepFailed(f"without signing in the picker page should be the sign-in page; it shows {heading!r}: {page.describe()}")
+    page.driver.save_screenshot(str(artifacts / "sign-in-required.png"))
+
+    scenario.begin("the printed one-time link signs the browser in and opens the picker")
+    page.driver.get(sign_in_url)
+    page.wait_view("albums-view")
+    cookies = page.driver.get_cookies()
+    person = [c for c in cookies if c["name"].startswith("assets_picker_person")]
+    if not person or not person[0].get("httpOnly") or person[0].get("sameSite") != "Strict":
+        raise StepFailed(f"the person's cookie should be HttpOnly and SameSite=Strict: {cookies}")
+    if page.script("return document.cookie") != "":
+        raise StepFailed("the page's scripts can read the person's cookie")
+
+    scenario.begin("the link works only once")
+    status = plain_status(sign_in_url)
+    if status != 401:
+        raise StepFailed(f"the used sign-in link answered {status}, expected 401")
 
 
 def wait_finished(client, session):
@@ -356,7 +407,7 @@ def wait_finished(client, session):
         time.sleep(min(interval, 0.5))  # the client's polling interval (capped), not a wait for the page
 
 
-def check_results(client, session, picked, artifacts, scenario):
+def check_results(page, client, session, picked, artifacts, scenario):
     """The client's side after Done: the picks, in pick order, a rendition, the pickerUri gone."""
     picker_uri = session["pickerUri"]
     scenario.begin("the client polls the session until mediaItemsSet")
@@ -388,11 +439,14 @@ def check_results(client, session, picked, artifacts, scenario):
         raise StepFailed(f"the 300x200 fill rendition of {item['id']} is {size[0]}x{size[1]}")
     (artifacts / "item-300x200.jpg").write_bytes(body)
 
-    scenario.begin("the pickerUri answers 410 Gone after Done")
+    scenario.begin("the pickerUri answers 410 Gone after Done (to the person; 401 to anyone else)")
     for url in (picker_uri, picker_uri + "api/session"):
-        status = plain_status(url)
+        status = person_status(page, url)
         if status != 410:
             raise StepFailed(f"GET {url} answered {status} after Done, expected 410")
+        status = plain_status(url)
+        if status != 401:
+            raise StepFailed(f"GET {url} without the person's cookie answered {status} after Done, expected 401")
 
     scenario.begin("the client deletes the session")
     status, _, body = client.request("DELETE", f"/v1/sessions/{session['id']}")
@@ -537,7 +591,7 @@ def run_cancel(page, client, artifacts, scenario):
     items = client.items(session["id"])
     if items:
         raise StepFailed(f"a cancelled session lists {len(items)} items: {[i['id'] for i in items]}")
-    status = plain_status(session["pickerUri"])
+    status = person_status(page, session["pickerUri"])
     if status != 410:
         raise StepFailed(f"GET the pickerUri answered {status} after Cancel, expected 410")
 
@@ -645,6 +699,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", required=True, help="the server's URL, e.g. http://127.0.0.1:8080/")
     parser.add_argument("--key", required=True, help="the server's client key")
+    parser.add_argument("--sign-in", required=True, help="the one-time sign-in link the server printed (signInUrl)")
     parser.add_argument("--artifacts", default="test-artifacts/e2e", help="where screenshots go")
     parser.add_argument("--readme-screenshot", action="store_true",
                         help="also copy the light grid screenshot to docs/screenshots/picker-grid.png")

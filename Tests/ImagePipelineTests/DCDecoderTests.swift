@@ -11,10 +11,10 @@ import TestSupport
 /// tolerance is 1 per sample; with libjpeg-turbo 2.1.5 it is identical), files it does not take
 /// must give the thumbnail they gave before, and damaged files must never crash it.
 ///
-/// Its tests block their thread (external tools, large synthetic photos), so they run one at a
-/// time: run side by side they took both of the cooperative pool's threads on two cores for
-/// half a minute, and timing guards of unrelated async tests (ToolRunner) tripped.
-@Suite("DC decoder: libjpeg-turbo's 1/8 image for fast thumbnails", .serialized)
+/// Its tests block their thread (external tools, large synthetic photos), so each runs its work
+/// off the cooperative pool (``offCooperativePool(_:)``), where it cannot keep async tests from
+/// resuming.
+@Suite("DC decoder: libjpeg-turbo's 1/8 image for fast thumbnails")
 struct DCDecoderTests {
     let renderer = ImageRenderer()
 
@@ -84,24 +84,28 @@ struct DCDecoderTests {
     ]
 
     @Test("sampling layouts, grey, restart intervals: the same 1/8 image as libjpeg-turbo (within 1)", arguments: cjpegSettings)
-    func encodings(_ settings: [String]) throws {
-        let folder = try Self.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let ppm = try Self.photoPPM(in: folder), file = folder.appendingPathComponent("variant.jpg")
-        try Self.run("cjpeg", ["-quality", "90"] + settings + ["-outfile", file.path, ppm.path])
-        #expect(try Self.largestDifference(file) <= 1, "cjpeg \(settings.joined(separator: " "))")
+    func encodings(_ settings: [String]) async throws {
+        try await offCooperativePool {
+            let folder = try Self.scratchFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let ppm = try Self.photoPPM(in: folder), file = folder.appendingPathComponent("variant.jpg")
+            try Self.run("cjpeg", ["-quality", "90"] + settings + ["-outfile", file.path, ppm.path])
+            #expect(try Self.largestDifference(file) <= 1, "cjpeg \(settings.joined(separator: " "))")
+        }
     }
 
     @Test("camera and phone JPEGs, as they are and with a restart marker after every MCU: libjpeg-turbo's 1/8 image",
           arguments: Corpus.files(in: "A_camera_exif") { $0.pathExtension.lowercased() == "jpg" }
               + Corpus.files(in: "B_orientation") { $0.pathExtension.lowercased() == "jpg" })
-    func cameraFiles(_ file: URL) throws {
-        #expect(try Self.largestDifference(file) <= 1, "\(file.lastPathComponent)")
-        let folder = try Self.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let restarted = folder.appendingPathComponent(file.lastPathComponent)
-        try Self.run("jpegtran", ["-copy", "all", "-restart", "1", "-outfile", restarted.path, file.path])
-        #expect(try Self.largestDifference(restarted) <= 1, "\(file.lastPathComponent) with restart markers")
+    func cameraFiles(_ file: URL) async throws {
+        try await offCooperativePool {
+            #expect(try Self.largestDifference(file) <= 1, "\(file.lastPathComponent)")
+            let folder = try Self.scratchFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let restarted = folder.appendingPathComponent(file.lastPathComponent)
+            try Self.run("jpegtran", ["-copy", "all", "-restart", "1", "-outfile", restarted.path, file.path])
+            #expect(try Self.largestDifference(restarted) <= 1, "\(file.lastPathComponent) with restart markers")
+        }
     }
 
     /// A 3200x2400 photo: a 256x256 fill shrinks it by 9.4, so the fast thumbnail decodes at 1/8.
@@ -123,62 +127,70 @@ struct DCDecoderTests {
     /// of the rewritten file (the fallback) is the DC decoder's decode of the original.
     @Test("progressive and arithmetic-coded files go to libjpeg and give the same thumbnail as the baseline file",
           arguments: [["-progressive"], ["-arithmetic"]])
-    func fallback(_ rewrite: [String]) throws {
-        let folder = try Self.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let baseline = try Self.largePhoto(in: folder), rewritten = folder.appendingPathComponent("rewritten.jpg")
-        try Self.run("jpegtran", rewrite + ["-copy", "all", "-outfile", rewritten.path, baseline.path])
-        #expect(try Self.eighth(baseline, dcDecoder: true) != nil)
-        #expect(try Self.eighth(rewritten, dcDecoder: true) == nil)
-        for mode in [ContentMode.fill, .fit] {
-            #expect(try fastThumbnail(rewritten, mode: mode) == fastThumbnail(baseline, mode: mode), "\(rewrite) \(mode)")
+    func fallback(_ rewrite: [String]) async throws {
+        try await offCooperativePool {
+            let folder = try Self.scratchFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let baseline = try Self.largePhoto(in: folder), rewritten = folder.appendingPathComponent("rewritten.jpg")
+            try Self.run("jpegtran", rewrite + ["-copy", "all", "-outfile", rewritten.path, baseline.path])
+            #expect(try Self.eighth(baseline, dcDecoder: true) != nil)
+            #expect(try Self.eighth(rewritten, dcDecoder: true) == nil)
+            for mode in [ContentMode.fill, .fit] {
+                #expect(try fastThumbnail(rewritten, mode: mode) == fastThumbnail(baseline, mode: mode), "\(rewrite) \(mode)")
+            }
         }
     }
 
     @Test("12-bit and arithmetic-coded corpus files are left to libjpeg and libvips: a thumbnail or an error naming the file",
           arguments: ["E_formats/ljt__testimgari.jpg", "E_formats/ljt__testorig12.jpg"])
-    func leftToLibjpeg(_ name: String) throws {
-        let file = Corpus.file(name)
-        #expect((try? Self.eighth(file, dcDecoder: true)) == nil)
-        do {
-            let thumbnail = try renderer.render(file, size: PixelSize(width: 16, height: 16), mode: .fill, format: .jpeg,
-                                                quality: 90, resizeMode: .fast)
-            #expect(thumbnail.pixelSize == PixelSize(width: 16, height: 16))
-        } catch let error as ImagePipelineError {
-            #expect(error.description.contains(file.lastPathComponent), "\(error)")
+    func leftToLibjpeg(_ name: String) async throws {
+        try await offCooperativePool {
+            let file = Corpus.file(name)
+            #expect((try? Self.eighth(file, dcDecoder: true)) == nil)
+            do {
+                let thumbnail = try renderer.render(file, size: PixelSize(width: 16, height: 16), mode: .fill, format: .jpeg,
+                                                    quality: 90, resizeMode: .fast)
+                #expect(thumbnail.pixelSize == PixelSize(width: 16, height: 16))
+            } catch let error as ImagePipelineError {
+                #expect(error.description.contains(file.lastPathComponent), "\(error)")
+            }
         }
     }
 
     @Test("a CMYK JPEG is left to libvips and still gets its thumbnail")
-    func cmyk() throws {
-        let folder = try Self.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("cmyk.jpg")
-        try Self.run("convert", [try Self.largePhoto(in: folder).path, "-colorspace", "CMYK", "-quality", "90", file.path])
-        let thumbnail = try fastThumbnail(file)
-        #expect(thumbnail.width == 256 && thumbnail.height == 256)
+    func cmyk() async throws {
+        try await offCooperativePool {
+            let folder = try Self.scratchFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = folder.appendingPathComponent("cmyk.jpg")
+            try Self.run("convert", [try Self.largePhoto(in: folder).path, "-colorspace", "CMYK", "-quality", "90", file.path])
+            let thumbnail = try fastThumbnail(file)
+            #expect(thumbnail.width == 256 && thumbnail.height == 256)
+        }
     }
 
     @Test("fast thumbnails decoded at 1/8 are upright for every EXIF orientation", arguments: 1...8)
-    func orientations(_ orientation: Int) throws {
-        let folder = try Self.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let upright = try fastThumbnail(try Self.largePhoto(in: folder))
-        let turned = try fastThumbnail(try Self.largePhoto(in: folder, orientation: orientation))
-        #expect(turned.width == 256 && turned.height == 256)
-        // The same upright picture, decoded from differently turned blocks: far nearer to the
-        // upright thumbnail than to it mirrored.
-        var mirrored = upright
-        for y in 0..<upright.height {
-            for x in 0..<upright.width {
-                for band in 0..<upright.bands {
-                    mirrored.bytes[(y * upright.width + x) * upright.bands + band] =
-                        upright.bytes[(y * upright.width + upright.width - 1 - x) * upright.bands + band]
+    func orientations(_ orientation: Int) async throws {
+        try await offCooperativePool {
+            let folder = try Self.scratchFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let upright = try fastThumbnail(try Self.largePhoto(in: folder))
+            let turned = try fastThumbnail(try Self.largePhoto(in: folder, orientation: orientation))
+            #expect(turned.width == 256 && turned.height == 256)
+            // The same upright picture, decoded from differently turned blocks: far nearer to the
+            // upright thumbnail than to it mirrored.
+            var mirrored = upright
+            for y in 0..<upright.height {
+                for x in 0..<upright.width {
+                    for band in 0..<upright.bands {
+                        mirrored.bytes[(y * upright.width + x) * upright.bands + band] =
+                            upright.bytes[(y * upright.width + upright.width - 1 - x) * upright.bands + band]
+                    }
                 }
             }
+            let same = Self.meanDifference(upright, turned), wrong = Self.meanDifference(mirrored, turned)
+            #expect(same < 6 && same * 3 < wrong, "orientation \(orientation): \(same) from upright, \(wrong) from mirrored")
         }
-        let same = Self.meanDifference(upright, turned), wrong = Self.meanDifference(mirrored, turned)
-        #expect(same < 6 && same * 3 < wrong, "orientation \(orientation): \(same) from upright, \(wrong) from mirrored")
     }
 
     static func meanDifference(_ a: RawPixels, _ b: RawPixels) -> Double {
@@ -190,36 +202,38 @@ struct DCDecoderTests {
     /// must decode it to the same image without a warning; the fast thumbnail is an answer of
     /// the box's size or an error naming the file.
     @Test("damaged and hostile files: never a crash; what the DC decoder takes, libjpeg decodes the same")
-    func damaged() throws {
-        let folder = try Self.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let original = try [UInt8](Data(contentsOf: try Self.largePhoto(in: folder)))
-        var generator = SeededGenerator(seed: 17)
-        var files: [URL] = Corpus.files(in: "D_hostile") { $0.pathExtension.lowercased() == "jpg" }
-        for index in 0..<24 {
-            var bytes = original
-            if index % 3 == 0 {
-                bytes.removeLast(Int.random(in: 2..<(bytes.count / 2), using: &generator))
-            } else {
-                for _ in 0..<(1 + index % 4) {
-                    bytes[Int.random(in: 2000..<bytes.count, using: &generator)] = index % 3 == 1 ? 0xFF : UInt8.random(in: 0...255, using: &generator)
+    func damaged() async throws {
+        try await offCooperativePool {
+            let folder = try Self.scratchFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let original = try [UInt8](Data(contentsOf: try Self.largePhoto(in: folder)))
+            var generator = SeededGenerator(seed: 17)
+            var files: [URL] = Corpus.files(in: "D_hostile") { $0.pathExtension.lowercased() == "jpg" }
+            for index in 0..<24 {
+                var bytes = original
+                if index % 3 == 0 {
+                    bytes.removeLast(Int.random(in: 2..<(bytes.count / 2), using: &generator))
+                } else {
+                    for _ in 0..<(1 + index % 4) {
+                        bytes[Int.random(in: 2000..<bytes.count, using: &generator)] = index % 3 == 1 ? 0xFF : UInt8.random(in: 0...255, using: &generator)
+                    }
                 }
+                let file = folder.appendingPathComponent("damaged-\(index).jpg")
+                try Data(bytes).write(to: file)
+                files.append(file)
             }
-            let file = folder.appendingPathComponent("damaged-\(index).jpg")
-            try Data(bytes).write(to: file)
-            files.append(file)
-        }
-        for file in files {
-            if let ours = try? Self.eighth(file, dcDecoder: true) {
-                let libjpeg = try? Self.eighth(file, dcDecoder: false)
-                let same = libjpeg?.bytes == ours.bytes
-                #expect(same, "\(file.lastPathComponent): libjpeg differs or fails")
-            }
-            do {
-                let thumbnail = try fastThumbnail(file)
-                #expect(thumbnail.width <= 256 && thumbnail.height <= 256)
-            } catch let error as ImagePipelineError {
-                #expect(error.description.contains(file.lastPathComponent), "\(error)")
+            for file in files {
+                if let ours = try? Self.eighth(file, dcDecoder: true) {
+                    let libjpeg = try? Self.eighth(file, dcDecoder: false)
+                    let same = libjpeg?.bytes == ours.bytes
+                    #expect(same, "\(file.lastPathComponent): libjpeg differs or fails")
+                }
+                do {
+                    let thumbnail = try fastThumbnail(file)
+                    #expect(thumbnail.width <= 256 && thumbnail.height <= 256)
+                } catch let error as ImagePipelineError {
+                    #expect(error.description.contains(file.lastPathComponent), "\(error)")
+                }
             }
         }
     }

@@ -50,37 +50,41 @@ struct DirectJPEGEncodeTests {
 
     @Test("the same decoded pixels as libvips' jpegsave, RGB and grey, below and above quality 90",
           arguments: [(80, false), (95, false), (80, true)])
-    func samePixels(quality: Int, grey: Bool) throws {
-        let pixels = try photoPixels(grey: grey)
-        let direct = try encoded(pixels, quality: quality, byLibvips: false)
-        let libvips = try encoded(pixels, quality: quality, byLibvips: true)
-        // A baseline file (SOF0), where libvips' was asked for a progressive one (SOF2).
-        #expect(direct.firstRange(of: Data([0xFF, 0xC0])) != nil && direct.firstRange(of: Data([0xFF, 0xC2])) == nil)
-        #expect(libvips.firstRange(of: Data([0xFF, 0xC2])) != nil)
-        let ours = try renderer.pixels(of: direct, name: "direct.jpg"), theirs = try renderer.pixels(of: libvips, name: "libvips.jpg")
-        #expect(ours.width == pixels.width && ours.height == pixels.height && ours.bands == pixels.bands)
-        #expect(theirs.width == ours.width && theirs.bands == ours.bands)
-        let largest = zip(ours.bytes, theirs.bytes).map { abs(Int($0) - Int($1)) }.max() ?? 0
-        #expect(largest <= 1, "largest difference \(largest)")
+    func samePixels(quality: Int, grey: Bool) async throws {
+        try await offCooperativePool {
+            let pixels = try photoPixels(grey: grey)
+            let direct = try encoded(pixels, quality: quality, byLibvips: false)
+            let libvips = try encoded(pixels, quality: quality, byLibvips: true)
+            // A baseline file (SOF0), where libvips' was asked for a progressive one (SOF2).
+            #expect(direct.firstRange(of: Data([0xFF, 0xC0])) != nil && direct.firstRange(of: Data([0xFF, 0xC2])) == nil)
+            #expect(libvips.firstRange(of: Data([0xFF, 0xC2])) != nil)
+            let ours = try renderer.pixels(of: direct, name: "direct.jpg"), theirs = try renderer.pixels(of: libvips, name: "libvips.jpg")
+            #expect(ours.width == pixels.width && ours.height == pixels.height && ours.bands == pixels.bands)
+            #expect(theirs.width == ours.width && theirs.bands == ours.bands)
+            let largest = zip(ours.bytes, theirs.bytes).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(largest <= 1, "largest difference \(largest)")
+        }
     }
 
     @Test("only pixels in memory are encoded directly; a lazily decoded image goes to libvips")
-    func onlyMemoryImages() throws {
-        let pixels = try photoPixels(grey: false) // starts libvips before it is called directly
-        let photo = try #require(Corpus.files(in: "A_camera_exif") { $0.pathExtension.lowercased() == "jpg" }.first)
-        let bytes = try Data(contentsOf: photo)
-        var lazy: OpaquePointer?
-        try #require(bytes.withUnsafeBytes { cvips_load_buffer($0.baseAddress, $0.count, 0, &lazy) } == 0)
-        defer { cvips_unref(lazy) }
-        var buffer: UnsafeMutableRawPointer?
-        var length = 0
-        #expect(cvips_encode_memory_jpeg(lazy, 80, &buffer, &length) == 1)
-        #expect(buffer == nil)
-        var image: OpaquePointer?
-        _ = pixels.bytes.withUnsafeBytes { cvips_from_pixels($0.baseAddress, Int32(pixels.width), Int32(pixels.height), 3, &image) }
-        defer { cvips_unref(image) }
-        #expect(cvips_encode_memory_jpeg(image, 80, &buffer, &length) == 0)
-        #expect(length > 0)
-        cvips_free(buffer)
+    func onlyMemoryImages() async throws {
+        try await offCooperativePool {
+            let pixels = try photoPixels(grey: false) // starts libvips before it is called directly
+            let photo = try #require(Corpus.files(in: "A_camera_exif") { $0.pathExtension.lowercased() == "jpg" }.first)
+            let bytes = try Data(contentsOf: photo)
+            var lazy: OpaquePointer?
+            try #require(bytes.withUnsafeBytes { cvips_load_buffer($0.baseAddress, $0.count, 0, &lazy) } == 0)
+            defer { cvips_unref(lazy) }
+            var buffer: UnsafeMutableRawPointer?
+            var length = 0
+            #expect(cvips_encode_memory_jpeg(lazy, 80, &buffer, &length) == 1)
+            #expect(buffer == nil)
+            var image: OpaquePointer?
+            _ = pixels.bytes.withUnsafeBytes { cvips_from_pixels($0.baseAddress, Int32(pixels.width), Int32(pixels.height), 3, &image) }
+            defer { cvips_unref(image) }
+            #expect(cvips_encode_memory_jpeg(image, 80, &buffer, &length) == 0)
+            #expect(length > 0)
+            cvips_free(buffer)
+        }
     }
 }

@@ -44,32 +44,38 @@ struct FormatTests {
     }
 
     @Test("the formats this build supports decode at their real size", arguments: mustDecode)
-    func decodes(_ name: String, _ width: Int, _ height: Int, _ format: String) throws {
-        let file = Corpus.file("E_formats/\(name)")
-        let header = try renderer.header(of: file)
-        #expect(header.format == format)
-        #expect(header.uprightSize == PixelSize(width: width, height: height))
-        let result = try renderer.render(file, size: PixelSize(width: 1000, height: 1000), mode: .fit, format: .jpeg, quality: 85)
-        #expect(result.pixelSize == PixelSize(width: width, height: height))
-        #expect(Array(result.data.prefix(2)) == [0xFF, 0xD8])
+    func decodes(_ name: String, _ width: Int, _ height: Int, _ format: String) async throws {
+        try await offCooperativePool {
+            let file = Corpus.file("E_formats/\(name)")
+            let header = try renderer.header(of: file)
+            #expect(header.format == format)
+            #expect(header.uprightSize == PixelSize(width: width, height: height))
+            let result = try renderer.render(file, size: PixelSize(width: 1000, height: 1000), mode: .fit, format: .jpeg, quality: 85)
+            #expect(result.pixelSize == PixelSize(width: width, height: height))
+            #expect(Array(result.data.prefix(2)) == [0xFF, 0xD8])
+        }
     }
 
     @Test("an animated GIF gives its first frame, not a strip of frames")
-    func gifFirstFrame() throws {
-        let file = Corpus.file("E_formats/giflib__fire.gif")
-        #expect(try renderer.header(of: file).pageCount == 33)
-        let result = try renderer.fullResolution(file, format: .jpeg, quality: 85)
-        #expect(result.pixelSize == PixelSize(width: 30, height: 60))
+    func gifFirstFrame() async throws {
+        try await offCooperativePool {
+            let file = Corpus.file("E_formats/giflib__fire.gif")
+            #expect(try renderer.header(of: file).pageCount == 33)
+            let result = try renderer.fullResolution(file, format: .jpeg, quality: 85)
+            #expect(result.pixelSize == PixelSize(width: 30, height: 60))
+        }
     }
 
     @Test("fill crops to exactly the target; fit keeps the aspect ratio inside it")
-    func fitAndFill() throws {
-        let file = Corpus.file("E_formats/libheif__example.avif")
-        let fill = try renderer.render(file, size: PixelSize(width: 256, height: 256), mode: .fill, format: .jpeg, quality: 85)
-        #expect(fill.pixelSize == PixelSize(width: 256, height: 256))
-        let fit = try renderer.render(file, size: PixelSize(width: 256, height: 256), mode: .fit, format: .webp, quality: 85)
-        #expect(fit.pixelSize == PixelSize(width: 256, height: 171))
-        #expect(String(decoding: fit.data[8..<12], as: UTF8.self) == "WEBP")
+    func fitAndFill() async throws {
+        try await offCooperativePool {
+            let file = Corpus.file("E_formats/libheif__example.avif")
+            let fill = try renderer.render(file, size: PixelSize(width: 256, height: 256), mode: .fill, format: .jpeg, quality: 85)
+            #expect(fill.pixelSize == PixelSize(width: 256, height: 256))
+            let fit = try renderer.render(file, size: PixelSize(width: 256, height: 256), mode: .fit, format: .webp, quality: 85)
+            #expect(fit.pixelSize == PixelSize(width: 256, height: 171))
+            #expect(String(decoding: fit.data[8..<12], as: UTF8.self) == "WEBP")
+        }
     }
 
     @Test("a 12-bit JPEG decodes or is refused with a clear reason")

@@ -69,24 +69,28 @@ struct JPEGThumbnailTests {
     }
 
     @Test("every EXIF orientation: the size and pixels of libvips' thumbnail, fill and fit", arguments: 1...8)
-    func orientations(_ orientation: Int) throws {
-        let folder = try Self.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = try Self.photo(orientation: orientation, in: folder)
-        for (size, mode) in Self.boxes {
-            try expectMatchesReference(file, size, mode, "orientation \(orientation)")
+    func orientations(_ orientation: Int) async throws {
+        try await offCooperativePool {
+            let folder = try Self.scratchFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = try Self.photo(orientation: orientation, in: folder)
+            for (size, mode) in Self.boxes {
+                try expectMatchesReference(file, size, mode, "orientation \(orientation)")
+            }
         }
     }
 
     @Test("a fill is exactly the box, upright, for every orientation", arguments: 1...8)
-    func fillIsExact(_ orientation: Int) throws {
-        let folder = try Self.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = try Self.photo(orientation: orientation, in: folder)
-        for size in [PixelSize(width: 256, height: 256), PixelSize(width: 90, height: 250), PixelSize(width: 333, height: 101)] {
-            for resizeMode in [ResizeMode.exact, .fast] {
-                let result = try renderer.render(file, size: size, mode: .fill, format: .jpeg, quality: 80, resizeMode: resizeMode)
-                #expect(result.pixelSize == size, "orientation \(orientation), \(resizeMode)")
+    func fillIsExact(_ orientation: Int) async throws {
+        try await offCooperativePool {
+            let folder = try Self.scratchFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = try Self.photo(orientation: orientation, in: folder)
+            for size in [PixelSize(width: 256, height: 256), PixelSize(width: 90, height: 250), PixelSize(width: 333, height: 101)] {
+                for resizeMode in [ResizeMode.exact, .fast] {
+                    let result = try renderer.render(file, size: size, mode: .fill, format: .jpeg, quality: 80, resizeMode: resizeMode)
+                    #expect(result.pixelSize == size, "orientation \(orientation), \(resizeMode)")
+                }
             }
         }
     }
@@ -97,27 +101,31 @@ struct JPEGThumbnailTests {
     /// vector paths differ by ~0.3), and encoding both as JPEG about doubles it.
     @Test("camera JPEGs (subsampled chroma, odd sizes, colour profiles) match libvips' thumbnail",
           arguments: Corpus.files(in: "A_camera_exif") { $0.pathExtension.lowercased() == "jpg" })
-    func cameraFiles(_ file: URL) throws {
-        for (size, mode) in [(PixelSize(width: 64, height: 64), ContentMode.fill), (PixelSize(width: 96, height: 96), .fit)] {
-            try expectMatchesReference(file, size, mode, file.lastPathComponent, tolerance: 3.5)
+    func cameraFiles(_ file: URL) async throws {
+        try await offCooperativePool {
+            for (size, mode) in [(PixelSize(width: 64, height: 64), ContentMode.fill), (PixelSize(width: 96, height: 96), .fit)] {
+                try expectMatchesReference(file, size, mode, file.lastPathComponent, tolerance: 3.5)
+            }
         }
     }
 
     @Test("damaged entropy data mid-file: libjpeg gives up half-way and libvips decides; an answer of the box's size or an error naming the file")
-    func damagedData() throws {
-        let folder = try Self.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = try Self.photo(orientation: 6, in: folder)
-        var bytes = [UInt8](try Data(contentsOf: file))
-        for index in stride(from: bytes.count / 2, to: bytes.count / 2 + 400, by: 7) { bytes[index] = index % 2 == 0 ? 0xD9 : 0xFF }
-        try Data(bytes).write(to: file)
-        for resizeMode in [ResizeMode.exact, .fast] {
-            do {
-                let result = try renderer.render(file, size: PixelSize(width: 256, height: 256), mode: .fill, format: .jpeg,
-                                                 quality: 80, resizeMode: resizeMode)
-                #expect(result.pixelSize == PixelSize(width: 256, height: 256))
-            } catch let error as ImagePipelineError {
-                #expect(error.description.contains(file.lastPathComponent))
+    func damagedData() async throws {
+        try await offCooperativePool {
+            let folder = try Self.scratchFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = try Self.photo(orientation: 6, in: folder)
+            var bytes = [UInt8](try Data(contentsOf: file))
+            for index in stride(from: bytes.count / 2, to: bytes.count / 2 + 400, by: 7) { bytes[index] = index % 2 == 0 ? 0xD9 : 0xFF }
+            try Data(bytes).write(to: file)
+            for resizeMode in [ResizeMode.exact, .fast] {
+                do {
+                    let result = try renderer.render(file, size: PixelSize(width: 256, height: 256), mode: .fill, format: .jpeg,
+                                                     quality: 80, resizeMode: resizeMode)
+                    #expect(result.pixelSize == PixelSize(width: 256, height: 256))
+                } catch let error as ImagePipelineError {
+                    #expect(error.description.contains(file.lastPathComponent))
+                }
             }
         }
     }

@@ -23,62 +23,74 @@ struct OrientationTests {
     }
 
     @Test("the letter F reads as an F after a thumbnail", arguments: letterF)
-    func thumbnailIsUpright(_ file: URL) throws {
-        let result = try renderer.render(file, size: PixelSize(width: 256, height: 256), mode: .fit, format: .jpeg, quality: 95)
-        #expect(result.pixelSize == PixelSize(width: 40, height: 80))
-        expectUprightF(try renderer.pixels(of: result.data, name: file.path), file)
-    }
-
-    @Test("the letter F reads as an F at full resolution", arguments: letterF)
-    func fullResolutionIsUpright(_ file: URL) throws {
-        let result = try renderer.fullResolution(file, format: .jpeg, quality: 95)
-        expectUprightF(try renderer.pixels(of: result.data, name: file.path), file)
-    }
-
-    @Test("a JPEG turned by a given orientation (the embedded-thumbnail path) reads as an F, in JPEG and WebP",
-          arguments: letterF)
-    func uprightThumbnail(_ file: URL) throws {
-        let orientation = try #require(Corpus.exifField("Orientation", of: file).flatMap(Int.init))
-        for format in [ImageFormat.jpeg, .webp] {
-            let result = try renderer.uprightThumbnail(jpeg: Data(contentsOf: file), orientation: orientation,
-                                                       name: file.path, format: format, quality: 95)
-            #expect(result.isDegraded && result.source == .embeddedThumbnail && result.format == format)
+    func thumbnailIsUpright(_ file: URL) async throws {
+        try await offCooperativePool {
+            let result = try renderer.render(file, size: PixelSize(width: 256, height: 256), mode: .fit, format: .jpeg, quality: 95)
             #expect(result.pixelSize == PixelSize(width: 40, height: 80))
             expectUprightF(try renderer.pixels(of: result.data, name: file.path), file)
         }
     }
 
+    @Test("the letter F reads as an F at full resolution", arguments: letterF)
+    func fullResolutionIsUpright(_ file: URL) async throws {
+        try await offCooperativePool {
+            let result = try renderer.fullResolution(file, format: .jpeg, quality: 95)
+            expectUprightF(try renderer.pixels(of: result.data, name: file.path), file)
+        }
+    }
+
+    @Test("a JPEG turned by a given orientation (the embedded-thumbnail path) reads as an F, in JPEG and WebP",
+          arguments: letterF)
+    func uprightThumbnail(_ file: URL) async throws {
+        try await offCooperativePool {
+            let orientation = try #require(Corpus.exifField("Orientation", of: file).flatMap(Int.init))
+            for format in [ImageFormat.jpeg, .webp] {
+                let result = try renderer.uprightThumbnail(jpeg: Data(contentsOf: file), orientation: orientation,
+                                                           name: file.path, format: format, quality: 95)
+                #expect(result.isDegraded && result.source == .embeddedThumbnail && result.format == format)
+                #expect(result.pixelSize == PixelSize(width: 40, height: 80))
+                expectUprightF(try renderer.pixels(of: result.data, name: file.path), file)
+            }
+        }
+    }
+
     @Test("the header reports the orientation and the upright size", arguments: letterF)
-    func headerSize(_ file: URL) throws {
-        let header = try renderer.header(of: file)
-        let noted = try #require(Corpus.exifField("Orientation", of: file).flatMap(Int.init))
-        #expect(header.orientation == noted)
-        #expect(header.uprightSize == PixelSize(width: 40, height: 80))
+    func headerSize(_ file: URL) async throws {
+        try await offCooperativePool {
+            let header = try renderer.header(of: file)
+            let noted = try #require(Corpus.exifField("Orientation", of: file).flatMap(Int.init))
+            #expect(header.orientation == noted)
+            #expect(header.uprightSize == PixelSize(width: 40, height: 80))
+        }
     }
 
     @Test("hopper stored with orientation 3 and 6 (JPEG, WebP) comes out as the same upright picture")
-    func hopperAgrees() throws {
-        let names = ["pillow__hopper_orientation_3.jpg", "pillow__hopper_orientation_6.jpg", "pillow__hopper_orientation_6.webp"]
-        let images = try names.map { name in
-            let file = Corpus.file("B_orientation/\(name)")
-            let result = try renderer.render(file, size: PixelSize(width: 128, height: 128), mode: .fit, format: .jpeg, quality: 95)
-            return try renderer.pixels(of: result.data, name: name)
+    func hopperAgrees() async throws {
+        try await offCooperativePool {
+            let names = ["pillow__hopper_orientation_3.jpg", "pillow__hopper_orientation_6.jpg", "pillow__hopper_orientation_6.webp"]
+            let images = try names.map { name in
+                let file = Corpus.file("B_orientation/\(name)")
+                let result = try renderer.render(file, size: PixelSize(width: 128, height: 128), mode: .fit, format: .jpeg, quality: 95)
+                return try renderer.pixels(of: result.data, name: name)
+            }
+            #expect(meanDifference(images[0], images[1]) < 12)
+            #expect(meanDifference(images[1], images[2]) < 12)
+            let stored = try renderer.pixels(of: Data(contentsOf: Corpus.file("B_orientation/\(names[1])")), name: names[1])
+            #expect(meanDifference(images[1], stored) > 20, "the stored pixels are turned, so an unrotated output would differ")
         }
-        #expect(meanDifference(images[0], images[1]) < 12)
-        #expect(meanDifference(images[1], images[2]) < 12)
-        let stored = try renderer.pixels(of: Data(contentsOf: Corpus.file("B_orientation/\(names[1])")), name: names[1])
-        #expect(meanDifference(images[1], stored) > 20, "the stored pixels are turned, so an unrotated output would differ")
     }
 
     @Test("a PNG whose orientation sits in ImageMagick's raw EXIF text chunk is turned upright")
-    func pngWithTextChunkExif() throws {
-        let file = Corpus.file("B_orientation/pillow__exif_imagemagick_orientation.png")
-        #expect(try renderer.header(of: file).orientation == 3)
-        let stored = try renderer.pixels(of: Data(contentsOf: file), name: file.path)
-        let result = try renderer.render(file, size: PixelSize(width: 512, height: 512), mode: .fit, format: .jpeg, quality: 95)
-        let upright = try renderer.pixels(of: result.data, name: file.path)
-        #expect(meanDifference(upright, stored.rotatedHalfTurn()) < 6)
-        #expect(meanDifference(upright, stored) > 10)
+    func pngWithTextChunkExif() async throws {
+        try await offCooperativePool {
+            let file = Corpus.file("B_orientation/pillow__exif_imagemagick_orientation.png")
+            #expect(try renderer.header(of: file).orientation == 3)
+            let stored = try renderer.pixels(of: Data(contentsOf: file), name: file.path)
+            let result = try renderer.render(file, size: PixelSize(width: 512, height: 512), mode: .fit, format: .jpeg, quality: 95)
+            let upright = try renderer.pixels(of: result.data, name: file.path)
+            #expect(meanDifference(upright, stored.rotatedHalfTurn()) < 6)
+            #expect(meanDifference(upright, stored) > 10)
+        }
     }
 
     func meanDifference(_ a: RawPixels, _ b: RawPixels) -> Double {

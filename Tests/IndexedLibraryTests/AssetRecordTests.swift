@@ -10,7 +10,7 @@ struct AssetRecordTests {
     func columnOrder() async throws {
         let tree = try TemporaryTree()
         defer { tree.remove() }
-        let library = try IndexedLibrary(root: tree.root)
+        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
         let columns = try await library.database.pool.read { db in try db.columns(in: "asset").map(\.name) }
         #expect(Array(columns.prefix(28)) == [
             "id", "uuid", "relativePath", "directoryId", "filename", "mediaType", "pixelWidth", "pixelHeight",
@@ -24,7 +24,7 @@ struct AssetRecordTests {
     func roundTrip() async throws {
         let tree = try TemporaryTree()
         defer { tree.remove() }
-        let library = try IndexedLibrary(root: tree.root)
+        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
         let full = AssetRecord(
             uuid: UUID(), relativePath: "a/full.mov", directoryId: 0, filename: "full.mov", mediaType: 1,
             pixelWidth: 1920, pixelHeight: 1080, creationDate: 1_600_000_000.25, timeZoneOffset: 7_200,

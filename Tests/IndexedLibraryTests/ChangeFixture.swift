@@ -11,7 +11,7 @@ struct ChangeFixture {
 
     init(now: @escaping @Sendable () -> Date = { Date() }) async throws {
         tree = try RescanTests.makeTree()
-        library = try IndexedLibrary(root: tree.root, now: now)
+        library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL, now: now)
         try await library.scan()
     }
 
@@ -37,13 +37,13 @@ struct ChangeFixture {
         ChangeToken(try await library.database.pool.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(token) FROM change") ?? 0 })
     }
 
-    /// Every regular file under the root that is not the index, by relative path.
+    /// Every regular file under the root, by relative path.
     func files() throws -> Set<String> {
         var paths: Set<String> = []
         let enumerator = FileManager.default.enumerator(atPath: tree.root.path)
         while let path = enumerator?.nextObject() as? String {
             var isFolder: ObjCBool = false
-            if !path.hasPrefix(".assets-picker"), FileManager.default.fileExists(atPath: tree.url(path).path, isDirectory: &isFolder),
+            if FileManager.default.fileExists(atPath: tree.url(path).path, isDirectory: &isFolder),
                !isFolder.boolValue {
                 paths.insert(path)
             }

@@ -20,7 +20,7 @@ struct ChangeHistoryTests {
         #expect(try await fixture.token() == result.token)
         let imported = result.insertedAssets[0]
 
-        let reopened = try IndexedLibrary(root: fixture.tree.root)
+        let reopened = try IndexedLibrary(root: fixture.tree.root, databaseURL: fixture.tree.indexURL)
         let change = try await reopened.changes(since: start)
         #expect(change.token == result.token)
         #expect(change.insertedAssets == [imported])

@@ -10,7 +10,7 @@ struct CountTests {
     func triggerCountsMatchRows() async throws {
         let tree = try TemporaryTree()
         defer { tree.remove() }
-        let library = try IndexedLibrary(root: tree.root)
+        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
         try await library.insertSyntheticAssets(700, in: "one")
         try await library.insertSyntheticAssets(300, in: "two")
         try await library.database.pool.write { db in

@@ -19,7 +19,7 @@ struct DraftTests {
         let deleted = picks[2]
         try await fixture.library.performChanges([.delete([deleted])])
 
-        let reopened = try IndexedLibrary(root: fixture.tree.root)
+        let reopened = try IndexedLibrary(root: fixture.tree.root, databaseURL: fixture.tree.indexURL)
         let load = try await reopened.loadDraft(named: "trip")
         let kept = picks.filter { $0 != deleted }
         #expect(load.assets.map(\.id) == kept.map { .local($0.localIdentifier) })

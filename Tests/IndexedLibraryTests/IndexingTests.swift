@@ -11,7 +11,7 @@ struct IndexingTests {
     func corpusMatchesFolderLibrary() async throws {
         let tree = try TemporaryTree.corpusCopy()
         defer { tree.remove() }
-        let library = try IndexedLibrary(root: tree.root)
+        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
         let summary = try await library.scan()
         let folder = FolderLibrary(root: tree.root)
 
@@ -39,7 +39,7 @@ struct IndexingTests {
     func sameUUIDAsFolderLibrary() async throws {
         let tree = try TemporaryTree.corpusCopy()
         defer { tree.remove() }
-        let library = try IndexedLibrary(root: tree.root)
+        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
         try await library.scan()
         let folder = FolderLibrary(root: tree.root)
         let folderAssets = try await collect(folder.assets(in: FolderLibrary.cameraRollID, options: FetchOptions()))
@@ -62,26 +62,26 @@ struct IndexingTests {
     func reopen() async throws {
         let tree = try TemporaryTree.corpusCopy()
         defer { tree.remove() }
-        let first = try IndexedLibrary(root: tree.root)
+        let first = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
         try await first.scan()
         let collections = try await first.collections()
         let ids = try await collect(first.assets(in: SmartAlbum.all.collectionIdentifier, options: FetchOptions())).map(\.id)
 
         let reader = CountingReader()
-        let reopened = try IndexedLibrary(root: tree.root, reader: reader)
+        let reopened = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL, reader: reader)
         #expect(try await reopened.collections() == collections)
         #expect(try await collect(reopened.assets(in: SmartAlbum.all.collectionIdentifier, options: FetchOptions())).map(\.id) == ids)
         let rescan = try await reopened.scan()
         #expect(reader.readPaths.isEmpty)
         #expect(rescan.added == 0 && rescan.updated == 0 && rescan.removed == 0 && rescan.moved == 0)
-        #expect(FileManager.default.fileExists(atPath: tree.url(".assets-picker/library.sqlite").path))
+        #expect(FileManager.default.fileExists(atPath: tree.indexURL.path))
     }
 
     @Test("collections: All Photos first, then the smart albums, then the directories")
     func collectionOrder() async throws {
         let tree = try TemporaryTree.corpusCopy()
         defer { tree.remove() }
-        let library = try IndexedLibrary(root: tree.root)
+        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
         try await library.scan()
         let collections = try await library.collections()
         #expect(collections.first?.kind == .cameraRoll)
@@ -97,7 +97,7 @@ struct IndexingTests {
     func imagesAndOriginals() async throws {
         let tree = try TemporaryTree.corpusCopy()
         defer { tree.remove() }
-        let library = try IndexedLibrary(root: tree.root, diskCacheBytes: 16 << 20)
+        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL, diskCacheBytes: 16 << 20)
         try await library.scan()
         let asset = try #require(try await collect(library.assets(in: SmartAlbum.all.collectionIdentifier, options: FetchOptions()))
             .first { $0.filename == "goexif__sample1.jpg" }) // 500x375
@@ -108,7 +108,8 @@ struct IndexingTests {
         let original = try await library.originalFile(for: asset)
         #expect(original.fileURL.path == tree.url("A_camera_exif/goexif__sample1.jpg").path)
         #expect(original.contentType == "image/jpeg")
-        let cached = try FileManager.default.contentsOfDirectory(atPath: tree.url(".assets-picker/cache").path)
+        let cache = tree.indexURL.deletingLastPathComponent().appendingPathComponent("cache")
+        let cached = try FileManager.default.contentsOfDirectory(atPath: cache.path)
         #expect(!cached.isEmpty)
     }
 }

@@ -15,12 +15,12 @@ struct LibraryWatcherTests {
         #expect(try await fixture.count() == 2)
 
         try fixture.tree.copy("A_camera_exif/goexif__sample1.jpg", to: "2019/new.jpg")
-        #expect(try await fixture.eventually { try await fixture.count() == 3 })
+        try await fixture.eventually { try await fixture.count() == 3 }
         let added = try #require(try await fixture.assets().first { $0.filename == "new.jpg" })
         #expect(try await fixture.library.originalFile(for: added).fileURL.path == fixture.tree.url("2019/new.jpg").path)
 
         try FileManager.default.removeItem(at: fixture.tree.url("2019/sony.jpg"))
-        #expect(try await fixture.eventually { try await fixture.count() == 2 })
+        try await fixture.eventually { try await fixture.count() == 2 }
         #expect(try await fixture.assets().map(\.filename).sorted() == ["new.jpg", "olympus.jpg"])
     }
 
@@ -32,16 +32,16 @@ struct LibraryWatcherTests {
         let sony = try #require(try await fixture.assets().first { $0.filename == "sony.jpg" })
         try FileManager.default.createDirectory(at: fixture.tree.url("2020"), withIntermediateDirectories: true)
         try FileManager.default.moveItem(at: fixture.tree.url("2019/sony.jpg"), to: fixture.tree.url("2020/renamed.jpg"))
-        #expect(try await fixture.eventually { try await fixture.assets().contains { $0.filename == "renamed.jpg" } })
+        try await fixture.eventually { try await fixture.assets().contains { $0.filename == "renamed.jpg" } }
         #expect(try await fixture.assets().first { $0.filename == "renamed.jpg" }?.id == sony.id)
         #expect(try await fixture.count() == 2)
 
         let olympus = try #require(try await fixture.assets().first { $0.filename == "olympus.jpg" })
         let replacement = try Data(contentsOf: Corpus.file("A_camera_exif/jhead__canon-300d.jpg"))
         try replacement.write(to: fixture.tree.url("2019/olympus.jpg"))
-        #expect(try await fixture.eventually {
+        try await fixture.eventually {
             try await fixture.assets().first { $0.filename == "olympus.jpg" }?.byteSize == Int64(replacement.count)
-        })
+        }
         let rewritten = try #require(try await fixture.assets().first { $0.filename == "olympus.jpg" })
         #expect(rewritten.id == olympus.id)
         #expect(rewritten.camera != olympus.camera)
@@ -61,7 +61,8 @@ struct LibraryWatcherTests {
     @Test("a photo written in several chunks is indexed once, complete, not half-written")
     func writtenInChunks() async throws {
         // No ceiling on the wait for the open file here, however slow a busy machine makes the writes.
-        let fixture = try await WatcherFixture(configuration: .init(openFileWait: .seconds(3_600)))
+        let fixture = try await WatcherFixture(configuration: .init(quietPeriod: .milliseconds(100), maximumDelay: .milliseconds(200),
+                                                                    openFileWait: .seconds(3_600)))
         defer { Task { await fixture.remove() } }
         try await fixture.start()
         let content = try Data(contentsOf: Corpus.file("A_camera_exif/jhead__canon-300d.jpg"))
@@ -76,7 +77,9 @@ struct LibraryWatcherTests {
         defer { watching.cancel() }
 
         // Created and written through one descriptor, as a copy or a download does; each pause
-        // is longer than the quiet period: only the file being open holds the rescan back.
+        // is longer than the quiet period and the maximum delay: only the file being open holds
+        // the rescan back. The pauses are the writer's behaviour under test, not an ordering of
+        // the test's own work: a busy machine only makes them longer, which the test allows.
         let target = fixture.tree.url("2019/slow.jpg")
         let descriptor = open(target.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         #expect(descriptor >= 0)
@@ -84,13 +87,13 @@ struct LibraryWatcherTests {
         let chunk = content.count / 4 + 1
         for start in stride(from: 0, to: content.count, by: chunk) {
             try handle.write(contentsOf: content[start..<min(content.count, start + chunk)])
-            try await Task.sleep(for: .milliseconds(600))
+            try await Task.sleep(for: .milliseconds(300))
         }
         try handle.close()
 
-        #expect(try await fixture.eventually {
+        try await fixture.eventually {
             try await fixture.assets().contains { $0.filename == "slow.jpg" } && !fixture.log.rescansForChanges.isEmpty
-        })
+        }
         let asset = try #require(try await fixture.assets().first { $0.filename == "slow.jpg" })
         #expect(asset.byteSize == Int64(content.count))
         #expect(asset.pixelSize.width > 0 && asset.pixelSize.height > 0)
@@ -106,28 +109,30 @@ struct LibraryWatcherTests {
 
         try fixture.tree.copy("A_camera_exif/jhead__hp.jpg", to: "Trips/Beijing/hp.jpg")
         try fixture.tree.copy("A_camera_exif/jhead__fuji-dx10.jpg", to: "Trips/Beijing/fuji.jpg")
-        #expect(try await fixture.eventually { try await fixture.count() == 4 })
+        try await fixture.eventually { try await fixture.count() == 4 }
 
         // Only the new folder's own watch sees this one.
         try fixture.tree.copy("A_camera_exif/jhead__gpsinfo.jpg", to: "Trips/Beijing/gps.jpg")
-        #expect(try await fixture.eventually { try await fixture.count() == 5 })
+        try await fixture.eventually { try await fixture.count() == 5 }
 
         // A folder moved in from outside the library, with a folder inside it.
         let outside = try TemporaryTree()
         defer { outside.remove() }
         try outside.copy("A_camera_exif/piexif__r_pana.jpg", to: "Summer/Beach/pana.jpg")
         try FileManager.default.moveItem(at: outside.url("Summer"), to: fixture.tree.url("Summer"))
-        #expect(try await fixture.eventually { try await fixture.count() == 6 })
+        try await fixture.eventually { try await fixture.count() == 6 }
         try fixture.tree.copy("A_camera_exif/piexif__r_sony.jpg", to: "Summer/Beach/sony.jpg")
-        #expect(try await fixture.eventually { try await fixture.count() == 7 })
+        try await fixture.eventually { try await fixture.count() == 7 }
         let beach = try #require(try await fixture.library.collections().first { $0.title == "Beach" })
         #expect(try await fixture.library.assetCount(in: beach.id, filter: .all) == 2)
     }
 
-    @Test("a burst of copies causes a few rescans, not one per file")
+    /// How a burst is debounced into few rescans is ``RescanSchedule``'s rule, tested with
+    /// given instants in RescanScheduleTests; here the burst, copied as fast or as slowly as the
+    /// machine goes, must all arrive.
+    @Test("a burst of copies into new folders all arrives, found by the rescans the folders' creation causes")
     func burst() async throws {
-        // A longer quiet period than the default, so that a busy machine's stalls between copies do not split the burst.
-        let fixture = try await WatcherFixture(configuration: .init(quietPeriod: .seconds(1), maximumDelay: .seconds(10)))
+        let fixture = try await WatcherFixture()
         defer { Task { await fixture.remove() } }
         try await fixture.start()
         let photos = Corpus.files(in: "A_camera_exif") { $0.pathExtension == "jpg" }
@@ -136,16 +141,21 @@ struct LibraryWatcherTests {
             try FileManager.default.createDirectory(at: fixture.tree.url("Burst/\(index / 20)"), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: photos[index % photos.count], to: fixture.tree.url("Burst/\(index / 20)/\(index).jpg"))
         }
-        #expect(try await fixture.eventually { try await fixture.count() == 2 + total && !fixture.log.rescansForChanges.isEmpty })
-        let rescans = fixture.log.rescansForChanges
-        #expect(rescans.count >= 1 && rescans.count <= total / 6)
-        // Files copied into a new folder before its watch is added are found by the rescan its creation causes.
-        #expect(rescans.joined().contains("Burst"))
+        // Files copied into a new folder before its watch is added are found by the rescan its creation
+        // causes. (The rescan is reported once it has ended, after its changes reached the library.)
+        try await fixture.eventually {
+            try await fixture.count() == 2 + total && fixture.log.rescansForChanges.joined().contains { $0.hasPrefix("Burst") }
+        }
+        #expect(fixture.log.all.allSatisfy { event in
+            if case .rescanFailed = event { return false }
+            return true
+        })
     }
 
     @Test("the index's own writes and hidden files wake no rescan")
     func noFeedback() async throws {
-        let fixture = try await WatcherFixture()
+        // However long a busy machine takes to write the copy, it is one change, not two.
+        let fixture = try await WatcherFixture(configuration: .init(openFileWait: .seconds(3_600)))
         defer { Task { await fixture.remove() } }
         try await fixture.start()
         let sony = try #require(try await fixture.assets().first { $0.filename == "sony.jpg" })
@@ -157,10 +167,10 @@ struct LibraryWatcherTests {
         try Data("notes".utf8).write(to: fixture.tree.url("2019/notes.txt"))
         // A real change after those, to wait on: its rescan must be the first one.
         try fixture.tree.copy("A_camera_exif/goexif__sample1.jpg", to: "2019/new.jpg")
-        #expect(try await fixture.eventually { try await fixture.count() == 3 && fixture.log.rescansForChanges.count == 1 })
+        try await fixture.eventually { try await fixture.count() == 3 && fixture.log.rescansForChanges.count == 1 }
         // The rescan wrote to the index; deleting the file is the next change, and the next rescan.
         try FileManager.default.removeItem(at: fixture.tree.url("2019/new.jpg"))
-        #expect(try await fixture.eventually { try await fixture.count() == 2 && fixture.log.rescansForChanges.count >= 2 })
+        try await fixture.eventually { try await fixture.count() == 2 && fixture.log.rescansForChanges.count >= 2 }
         #expect(fixture.log.rescansForChanges == [["2019/new.jpg"], ["2019/new.jpg"]])
     }
 
@@ -175,7 +185,7 @@ struct LibraryWatcherTests {
         }
         #expect(reasons == ["watching is turned off"])
         try fixture.tree.copy("A_camera_exif/goexif__sample1.jpg", to: "new.jpg")
-        #expect(try await fixture.eventually { try await fixture.count() == 3 })
+        try await fixture.eventually { try await fixture.count() == 3 }
     }
 
     @Test("when the library folder itself goes away, watching ends with the reason, and the index is kept")
@@ -191,7 +201,7 @@ struct LibraryWatcherTests {
             }
         }
         // Then a rescan at once, which cannot read the folder: it fails and removes nothing.
-        let reported = try await fixture.eventually {
+        try await fixture.eventually {
             let events = fixture.log.all
             guard let polling = events.firstIndex(where: { event in
                 if case .polling(_, let reason) = event { return reason.contains("deleted or moved") }
@@ -202,7 +212,6 @@ struct LibraryWatcherTests {
                 return false
             }
         }
-        #expect(reported)
         #expect(try await fixture.count() == 2)
     }
 
@@ -224,7 +233,7 @@ struct LibraryWatcherTests {
         try fixture.tree.copy("A_camera_exif/goexif__sample1.jpg", to: "2019/new.jpg")
         let next = LibraryWatcher(library: fixture.library)
         await next.start()
-        #expect(try await fixture.eventually { try await fixture.count() == 3 })
+        try await fixture.eventually { try await fixture.count() == 3 }
         await next.stop()
         #expect(fixture.log.all.count == reportsAtStop)
     }

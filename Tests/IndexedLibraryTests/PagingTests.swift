@@ -13,7 +13,7 @@ struct PagingTests {
 
     init() async throws {
         tree = try TemporaryTree()
-        library = try IndexedLibrary(root: tree.root)
+        library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
         try await library.insertSyntheticAssets(Self.total)
     }
 

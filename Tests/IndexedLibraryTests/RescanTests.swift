@@ -26,7 +26,7 @@ struct RescanTests {
         let tree = try Self.makeTree()
         defer { tree.remove() }
         let reader = CountingReader()
-        let library = try IndexedLibrary(root: tree.root, reader: reader)
+        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL, reader: reader)
         let first = try await library.scan()
         #expect(first.added == 4 && first.metadataReads == 4 && reader.readPaths.count == 4)
         let before = try #require(try await allAssets(library).first { $0.filename == "sony.jpg" })
@@ -51,7 +51,7 @@ struct RescanTests {
     func removed() async throws {
         let tree = try Self.makeTree()
         defer { tree.remove() }
-        let library = try IndexedLibrary(root: tree.root)
+        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
         try await library.scan()
         let token = ChangeToken(try await library.database.pool.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(token) FROM change") ?? 0 })
         let gone = try #require(try await allAssets(library).first { $0.filename == "olympus.jpg" })
@@ -72,7 +72,7 @@ struct RescanTests {
         let tree = try Self.makeTree()
         defer { tree.remove() }
         let reader = CountingReader()
-        let library = try IndexedLibrary(root: tree.root, reader: reader)
+        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL, reader: reader)
         try await library.scan()
         let before = try #require(try await allAssets(library).first { $0.filename == "sample.jpg" })
         #expect(before.id.uuid == AssetUUID.forFile(atRelativePath: "2019/sample.jpg"))
@@ -95,7 +95,7 @@ struct RescanTests {
     func copyIsNotMove() async throws {
         let tree = try Self.makeTree()
         defer { tree.remove() }
-        let library = try IndexedLibrary(root: tree.root)
+        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
         try await library.scan()
         try FileManager.default.copyItem(at: tree.url("2019/sony.jpg"), to: tree.url("2020/sony copy.jpg"))
         let summary = try await library.scan()
@@ -109,7 +109,7 @@ struct RescanTests {
         defer { tree.remove() }
         try tree.copy("D_hostile/jhead__poc2.jpg", to: "2019/broken.jpg")
         let reader = CountingReader()
-        let library = try IndexedLibrary(root: tree.root, reader: reader)
+        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL, reader: reader)
         let first = try await library.scan()
         #expect(first.added == 4)
         #expect(first.failed.map(\.path) == ["2019/broken.jpg"])
@@ -131,7 +131,7 @@ struct RescanTests {
     func progress() async throws {
         let tree = try Self.makeTree()
         defer { tree.remove() }
-        let library = try IndexedLibrary(root: tree.root)
+        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
         let reports = ProgressLog()
         try await library.scan { reports.append($0) }
         #expect(reports.last == ScanProgress(discovered: 4, processed: 4))

@@ -18,7 +18,7 @@ struct SymbolicLinkScanTests {
         try FileManager.default.createSymbolicLink(atPath: tree.url("everything").path, withDestinationPath: "/")
         try FileManager.default.createSymbolicLink(atPath: tree.url("neighbour").path, withDestinationPath: outside.path)
 
-        let library = try IndexedLibrary(root: tree.root)
+        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
         let summary = try await library.scan()
         #expect(summary.added == 1)
         let assets = try await collect(library.assets(in: SmartAlbum.all.collectionIdentifier, options: FetchOptions()))

@@ -6,12 +6,19 @@ import ImagePipeline
 import Synchronization
 import TestSupport
 
-/// A library root in a temporary folder, removed by ``remove()``.
+/// A library root in a temporary folder, with its index beside it (outside the library, as
+/// the index rule has it), both removed by ``remove()``.
 struct TemporaryTree {
+    /// The temporary folder holding the library and its index.
+    private let base: URL
+    /// The library folder.
     let root: URL
+    /// The library's index.
+    var indexURL: URL { base.appendingPathComponent("index/library.sqlite") }
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("indexed-\(UUID().uuidString)", isDirectory: true)
+        base = FileManager.default.temporaryDirectory.appendingPathComponent("indexed-\(UUID().uuidString)", isDirectory: true)
+        root = base.appendingPathComponent("library", isDirectory: true)
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     }
 
@@ -35,7 +42,7 @@ struct TemporaryTree {
     }
 
     func remove() {
-        try? FileManager.default.removeItem(at: root)
+        try? FileManager.default.removeItem(at: base)
     }
 }
 

@@ -52,7 +52,7 @@ struct WatcherFixture {
         tree = try TemporaryTree()
         try tree.copy("A_camera_exif/jhead__sony.jpg", to: "2019/sony.jpg")
         try tree.copy("A_camera_exif/jhead__olympus.jpg", to: "2019/olympus.jpg")
-        library = try IndexedLibrary(root: tree.root)
+        library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
         try await library.scan()
         watcher = LibraryWatcher(library: library, configuration: configuration) { [log] in log.record($0) }
     }
@@ -81,14 +81,15 @@ struct WatcherFixture {
         try await library.assetCount(in: SmartAlbum.all.collectionIdentifier, filter: .all)
     }
 
-    /// Waits until `condition` holds, checking it after each change of the library and each
-    /// report of the watcher, for at most `timeout` (generous: the machine may be busy).
-    /// - Returns: Whether it held in time.
-    func eventually(within timeout: Duration = .seconds(60), _ condition: @escaping @Sendable () async throws -> Bool) async throws -> Bool {
+    /// Returns once `condition` holds, checking it after each change of the library and each
+    /// report of the watcher. Throws ``HangGuard/Expired`` if it does not hold after `limit`,
+    /// a hang guard far beyond the second or so it takes.
+    func eventually(limit: Duration = HangGuard.defaultLimit, sourceLocation: SourceLocation = #_sourceLocation,
+                    _ condition: @escaping @Sendable () async throws -> Bool) async throws {
         let changes = library.changes()
         let reports = log.updates()
-        if try await condition() { return true }
-        return try await withThrowingTaskGroup(of: Bool?.self) { group in
+        if try await condition() { return }
+        let held = try await withThrowingTaskGroup(of: Bool?.self) { group in
             group.addTask {
                 for await _ in changes where try await condition() { return true }
                 return nil
@@ -98,7 +99,7 @@ struct WatcherFixture {
                 return nil
             }
             group.addTask {
-                try? await Task.sleep(for: timeout)
+                try? await Task.sleep(for: limit)
                 return false
             }
             defer { group.cancelAll() }
@@ -107,6 +108,7 @@ struct WatcherFixture {
             }
             return false
         }
+        if !held { throw HangGuard.Expired(what: "the condition at \(sourceLocation)", limit: limit) }
     }
 }
 

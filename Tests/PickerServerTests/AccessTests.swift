@@ -63,9 +63,9 @@ import TestSupport
         defer { Task { await server.stop() } }
         let session = try await server.client.createSession()
         let wrong = "/picker/\(session.id)/AAAAAAAAAAAAAAAAAAAAAA/"
-        #expect(try await server.request("GET", wrong, authorized: false).status == 404)
-        #expect(try await server.request("GET", wrong + "api/albums", authorized: false).status == 404)
-        #expect(try await server.request("GET", session.pickerPath, authorized: false).status == 200)
+        #expect(try await server.request("GET", wrong, authorized: false, asPerson: true).status == 404)
+        #expect(try await server.request("GET", wrong + "api/albums", authorized: false, asPerson: true).status == 404)
+        #expect(try await server.request("GET", session.pickerPath, authorized: false, asPerson: true).status == 200)
     }
 
     @Test func deletedSessionsAnswerNotFoundEverywhere() async throws {
@@ -80,7 +80,7 @@ import TestSupport
             #expect(try await server.request("GET", path).status == 404, "\(path)")
         }
         #expect(try await server.request("DELETE", "/v1/sessions/\(session.id)").status == 404)
-        #expect(try await server.request("GET", session.pickerPath, authorized: false).status == 404)
+        #expect(try await server.request("GET", session.pickerPath, authorized: false, asPerson: true).status == 404)
     }
 
     @Test func sessionsExpire() async throws {
@@ -96,8 +96,10 @@ import TestSupport
         for path in ["/v1/sessions/\(picked.id)", "/v1/sessions/\(picked.id)/items", "/v1/sessions/\(picked.id)/items/\(ids[0])/original"] {
             #expect(try await server.request("GET", path).status == 404, "\(path)")
         }
-        #expect(try await server.request("GET", open.pickerPath, authorized: false).status == 404)
-        #expect(try await server.request("GET", open.pickerPath + "api/albums", authorized: false).status == 404)
+        // The person is told the picker ended, as after Done (the client, as for a deleted session, is not).
+        #expect(try await server.request("GET", open.pickerPath, authorized: false, asPerson: true).status == 410)
+        #expect(try await server.request("GET", open.pickerPath + "api/albums", authorized: false, asPerson: true).status == 410)
+        #expect(try await server.request("GET", "/picker/\(open.id)/AAAAAAAAAAAAAAAAAAAAAA/", authorized: false, asPerson: true).status == 404)
         #expect(server.server.sessions.count == 0)
     }
 }

@@ -41,11 +41,11 @@ struct LiveChangesTests {
     }
 
     /// Opens the picker page's event stream, does `change` once it is open, and says whether
-    /// an `event: library` came (within a generous minute).
+    /// an `event: library` came (waiting up to a hang guard of minutes).
     private func libraryEvent(_ server: TestServer, _ session: PickerSessionInfo, after change: @escaping @Sendable () -> Void) async -> Bool {
         let connected = AsyncStream<Void>.makeStream()
         async let seen = EventStreamReader.events(
-            port: server.baseURL.port!, path: session.pickerPath + "api/events", timeout: .seconds(60),
+            port: server.baseURL.port!, path: session.pickerPath + "api/events", cookie: server.personCookie, timeout: HangGuard.defaultLimit,
             onConnected: { connected.continuation.yield() }, until: { $0.contains("library") })
         for await _ in connected.stream { break }
         change()

@@ -21,12 +21,8 @@ enum LoopbackSocket {
             close(fd)
             return nil
         }
-        setReadTimeout(fd, readTimeout)
-        return fd
-    }
-
-    static func setReadTimeout(_ fd: Int32, _ timeout: timeval) {
-        var timeout = timeout
+        var timeout = readTimeout
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        return fd
     }
 }

@@ -107,7 +107,7 @@ import TestSupport
         let person = server.picker(session)
         let photo = try Data(contentsOf: Corpus.files(in: "B_orientation") { $0.pathExtension.lowercased() == "jpg" }.sorted { $0.path < $1.path }[0])
         let upload = try await server.request("POST", session.pickerPath + "api/upload?filename=camera.jpg",
-                                              headers: ["Content-Type": "image/jpeg"], body: photo, authorized: false)
+                                              headers: ["Content-Type": "image/jpeg"], body: photo, authorized: false, asPerson: true)
         #expect(upload.status == 201)
         let item = try #require(upload.json["item"] as? [String: Any])
         #expect(upload.json["selected"] as? Bool == true)
@@ -130,7 +130,7 @@ import TestSupport
         let person = server.picker(session)
         let state = try await person.get("session").json
         #expect((state["library"] as? [String: Any])?["canImport"] as? Bool == false)
-        let upload = try await server.request("POST", session.pickerPath + "api/upload?filename=a.jpg", body: Data([1, 2, 3]), authorized: false)
+        let upload = try await server.request("POST", session.pickerPath + "api/upload?filename=a.jpg", body: Data([1, 2, 3]), authorized: false, asPerson: true)
         #expect(upload.status == 403)
         // Picking works the same over the folder backend.
         let ids = try await person.cameraRollIDs()
@@ -148,7 +148,7 @@ import TestSupport
         let library = server.library
         let connected = AsyncStream<Void>.makeStream()
         async let seen = EventStreamReader.events(
-            port: server.baseURL.port!, path: session.pickerPath + "api/events", timeout: .seconds(20),
+            port: server.baseURL.port!, path: session.pickerPath + "api/events", cookie: server.personCookie, timeout: HangGuard.defaultLimit,
             onConnected: { connected.continuation.yield() },
             until: { $0.contains("library") && $0.contains("session") })
         for await _ in connected.stream { break }

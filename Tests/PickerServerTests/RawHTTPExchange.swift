@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestSupport
 
 /// HTTP/1.1 over a plain socket, on a thread of its own: requests written back to back in one
 /// go (pipelined, as URLSession never does), responses read in order. For what a client library
@@ -17,20 +18,30 @@ enum RawHTTPExchange {
     }
 
     /// Sends `requests` (each `(path, extra header lines)`) at once and reads their responses.
-    /// - Returns: The responses, and whether the server then closed the connection.
-    static func exchange(port: Int, _ requests: [(path: String, headers: [String])], timeout: Duration = .seconds(10)) async
-        -> (responses: [Response], closed: Bool) {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: run(port: port, requests, timeout: timeout)) }.start()
+    /// With `untilClosed`, it then waits for the server to close the connection. `timeout` is a
+    /// hang guard: the exchange takes milliseconds.
+    /// - Parameters:
+    ///   - method: Every request's method; with a `body`, each carries it (and its length).
+    ///   - host: Every request's `Host` header; by default the address connected to.
+    /// - Returns: The responses, and whether the server closed the connection.
+    static func exchange(port: Int, method: String = "GET", host: String? = nil, body: String = "",
+                         _ requests: [(path: String, headers: [String])], untilClosed: Bool = false,
+                         timeout: Duration = HangGuard.defaultLimit) async -> (responses: [Response], closed: Bool) {
+        let host = host ?? "127.0.0.1:\(port)"
+        let text = requests.map { request in
+            let length = body.isEmpty ? [] : ["Content-Length: \(body.utf8.count)"]
+            return (["\(method) \(request.path) HTTP/1.1", "Host: \(host)"] + length + request.headers).joined(separator: "\r\n") + "\r\n\r\n" + body
+        }.joined()
+        return await withCheckedContinuation { continuation in
+            Thread {
+                continuation.resume(returning: run(port: port, text, expecting: requests.count, untilClosed: untilClosed, timeout: timeout))
+            }.start()
         }
     }
 
-    private static func run(port: Int, _ requests: [(path: String, headers: [String])], timeout: Duration) -> ([Response], Bool) {
+    private static func run(port: Int, _ text: String, expecting expected: Int, untilClosed: Bool, timeout: Duration) -> ([Response], Bool) {
         guard let fd = LoopbackSocket.connect(port: port, readTimeout: timeval(tv_sec: 0, tv_usec: 200_000)) else { return ([], false) }
         defer { close(fd) }
-        let text = requests.map { request in
-            (["GET \(request.path) HTTP/1.1", "Host: 127.0.0.1:\(port)"] + request.headers).joined(separator: "\r\n") + "\r\n\r\n"
-        }.joined()
         let bytes = Array(text.utf8)
         guard send(fd, bytes, bytes.count, 0) == bytes.count else { return ([], false) }
         var received: [UInt8] = [], responses: [Response] = [], closed = false
@@ -41,12 +52,7 @@ enum RawHTTPExchange {
                 responses.append(response)
                 received.removeFirst(length)
             }
-            // Once all are in, wait a moment more only to see whether the server closes.
-            if responses.count == requests.count {
-                LoopbackSocket.setReadTimeout(fd, timeval(tv_sec: 0, tv_usec: 300_000))
-                closed = recv(fd, &buffer, buffer.count, 0) == 0
-                break
-            }
+            if responses.count == expected, !untilClosed { break }
             let count = recv(fd, &buffer, buffer.count, 0)
             if count == 0 { closed = true }
             if count > 0 { received += buffer[0..<count] }

@@ -22,6 +22,8 @@ import TestSupport
         let session: PickerSession
         let asset: Asset
         let rendition = ByteBuffer(bytes: Array(repeating: 0xAB, count: 2_000))
+        /// The `Cookie` header of the person's signed-in browser.
+        let personCookie: String
 
         init() async throws {
             let root = FileManager.default.temporaryDirectory.appendingPathComponent("fast-path-\(UUID().uuidString)")
@@ -32,9 +34,13 @@ import TestSupport
             asset = try #require(try await library.assets(in: FolderLibrary.cameraRollID, options: FetchOptions()).assets(in: 0..<1).first)
             let sessions = PickerSessionStore()
             session = try sessions.create(settings: PickerSessionSettings(maxItems: 5))
+            let signIn = PersonSignIn()
             state = ServerState(configuration: PickerServerConfiguration(clientKey: "fast-path-client-key-0123"), library: library,
                                 sessions: sessions, media: MediaResponder(library: library), assets: AssetMemo(),
-                                fetches: FetchMemo(library: library), logger: Logger(label: "test"), boundAddress: BoundAddress())
+                                fetches: FetchMemo(library: library), logger: Logger(label: "test"), boundAddress: BoundAddress(),
+                                signIn: signIn, showSignInLink: { _ in })
+            let browser = try #require(signIn.redeem(link: signIn.makeLink()))
+            personCookie = "\(state.personCookieName)=\(browser)"
             state.assets.remember([asset])
             let query = try ImageQuery { ["w": "64", "h": "64", "mode": "fill"][$0] }
             let head = HTTPResponse(status: .ok, headerFields: [.contentType: "image/jpeg", .contentLength: "2000", .eTag: "\"cafe\"",
@@ -52,8 +58,11 @@ import TestSupport
         }
     }
 
+    /// Sends a request as the person's browser (with its cookie), unless `cookie` says otherwise.
     private func send(_ path: String, method: HTTPMethod = .GET, version: HTTPVersion = .http1_1, headers: HTTPHeaders = [:],
-                      to channel: EmbeddedChannel) throws {
+                      cookie: String? = nil, to channel: EmbeddedChannel, from fixture: Fixture) throws {
+        var headers = headers
+        headers.add(name: "Cookie", value: cookie ?? fixture.personCookie)
         try channel.writeInbound(HTTPServerRequestPart.head(HTTPRequestHead(version: version, method: method, uri: path, headers: headers)))
         try channel.writeInbound(HTTPServerRequestPart.end(nil))
     }
@@ -75,7 +84,7 @@ import TestSupport
     @Test func aRememberedRenditionIsAnsweredOnTheEventLoopAndNeverReachesTheRouter() async throws {
         let fixture = try await Fixture()
         let channel = try fixture.channel()
-        try send(fixture.path("w=64&h=64&mode=fill"), to: channel)
+        try send(fixture.path("w=64&h=64&mode=fill"), to: channel, from: fixture)
         #expect(try forwarded(channel).isEmpty)
         let parts = try written(channel)
         try #require(parts.count == 3)
@@ -92,9 +101,9 @@ import TestSupport
         #expect(head.headers["Date"].first?.hasSuffix(" GMT") == true)
         #expect(body == fixture.rendition)
         // The same rendition asked for quickly is the final one too; a current copy gets 304 without a body.
-        try send(fixture.path("w=64&h=64&mode=fill&delivery=fast"), to: channel)
+        try send(fixture.path("w=64&h=64&mode=fill&delivery=fast"), to: channel, from: fixture)
         #expect(try written(channel).count == 3)
-        try send(fixture.path("w=64&h=64&mode=fill"), headers: ["If-None-Match": "\"cafe\""], to: channel)
+        try send(fixture.path("w=64&h=64&mode=fill"), headers: ["If-None-Match": "\"cafe\""], to: channel, from: fixture)
         let revalidated = try written(channel)
         guard case .head(let notModified) = revalidated.first else { Issue.record("no head"); return }
         #expect(notModified.status == .notModified)
@@ -110,7 +119,7 @@ import TestSupport
     func whatItCannotAnswerAtOnceGoesToTheRouterWhole(query: String) async throws {
         let fixture = try await Fixture()
         let channel = try fixture.channel()
-        try send(fixture.path(query), to: channel)
+        try send(fixture.path(query), to: channel, from: fixture)
         #expect(try written(channel).isEmpty)
         let parts = try forwarded(channel)
         try #require(parts.count == 2)
@@ -130,6 +139,9 @@ import TestSupport
             (fixture.path(query), .GET, .http1_0, [:]),
             (fixture.path(query).replacingOccurrences(of: "/image?", with: "/original?"), .GET, .http1_1, [:]),
         ]
+        // Without the person's cookie, or with one that is not a signed-in browser's, the router refuses.
+        cases.append((fixture.path(query), .GET, .http1_1, ["Cookie": "other=1"]))
+        cases.append((fixture.path(query), .GET, .http1_1, ["Cookie": "\(fixture.state.personCookieName)=made.up"]))
         // A session that has ended answers 410 through the router.
         cases.append((fixture.path(query), .GET, .http1_1, [:]))
         for (index, (path, method, version, headers)) in cases.enumerated() {
@@ -137,7 +149,8 @@ import TestSupport
                 _ = try fixture.state.sessions.finish(fixture.session.id, token: fixture.session.pickerToken, state: .cancelled)
             }
             let channel = try fixture.channel()
-            try send(path, method: method, version: version, headers: headers, to: channel)
+            let cookie = headers["Cookie"].first
+            try send(path, method: method, version: version, headers: cookie == nil ? headers : [:], cookie: cookie, to: channel, from: fixture)
             #expect(try written(channel).isEmpty, "\(method) \(path) \(headers)")
             #expect(try forwarded(channel).count == 2, "\(method) \(path) \(headers)")
         }
@@ -146,8 +159,8 @@ import TestSupport
     @Test func whileAForwardedRequestIsUnansweredTheOnesBehindItAreForwardedToo() async throws {
         let fixture = try await Fixture()
         let channel = try fixture.channel()
-        try send(fixture.path("w=128&h=128&mode=fill"), to: channel) // to be rendered by the router
-        try send(fixture.path("w=64&h=64&mode=fill"), to: channel)   // remembered, but behind it
+        try send(fixture.path("w=128&h=128&mode=fill"), to: channel, from: fixture) // to be rendered by the router
+        try send(fixture.path("w=64&h=64&mode=fill"), to: channel, from: fixture)   // remembered, but behind it
         #expect(try written(channel).isEmpty)
         #expect(try forwarded(channel).count == 4)
         // The router answers both, to their ends; then the fast path may answer again.
@@ -156,7 +169,7 @@ import TestSupport
             try channel.writeOutbound(HTTPServerResponsePart.end(nil))
         }
         #expect(try written(channel).count == 4)
-        try send(fixture.path("w=64&h=64&mode=fill"), to: channel)
+        try send(fixture.path("w=64&h=64&mode=fill"), to: channel, from: fixture)
         #expect(try forwarded(channel).isEmpty)
         #expect(try written(channel).count == 3)
     }
@@ -166,7 +179,7 @@ import TestSupport
         let videosOnly = try fixture.state.sessions.create(settings: PickerSessionSettings(maxItems: 5, mediaFilter: .video))
         let channel = try fixture.channel()
         try send("/picker/\(videosOnly.id)/\(videosOnly.pickerToken)/api/assets/\(fixture.asset.id.uuid.uuidString)/image?w=64&h=64&mode=fill",
-                 to: channel)
+                 to: channel, from: fixture)
         #expect(try written(channel).isEmpty)
         #expect(try forwarded(channel).count == 2)
     }
@@ -210,13 +223,14 @@ import TestSupport
 
         // Remembered (fast path), to be rendered (router), remembered again, then one the router
         // must answer because of its Connection header, which then closes the connection.
+        let cookie = "Cookie: \(server.personCookie)"
         let (answers, closed) = await RawHTTPExchange.exchange(port: port, [
-            (small, []), (large, []), (small, ["If-None-Match: \(tag)"]), (small, ["Connection: close"]),
-        ])
+            (small, [cookie]), (large, [cookie]), (small, [cookie, "If-None-Match: \(tag)"]), (small, [cookie, "Connection: close"]),
+        ], untilClosed: true)
         try #require(answers.count == 4)
         #expect(answers.map(\.status) == [200, 200, 304, 200])
         #expect(answers.map { $0.header("X-Image-Size") } == ["80x60", "48x48", nil, "80x60"])
-        #expect(closed)
+        #expect(closed, "the server closed the connection after the Connection: close answer")
         // The fast path's answer and the router's (answers[3]) are the same bytes under the same headers.
         #expect(answers[0].body == Array(first.body))
         #expect(answers[0].body == answers[3].body)
@@ -226,7 +240,7 @@ import TestSupport
 
         // The router's 304 (forced by a Connection header) and the fast path's agree too.
         let (revalidations, _) = await RawHTTPExchange.exchange(port: port, [
-            (small, ["If-None-Match: \(tag)"]), (small, ["If-None-Match: \(tag)", "Connection: keep-alive"]),
+            (small, [cookie, "If-None-Match: \(tag)"]), (small, [cookie, "If-None-Match: \(tag)", "Connection: keep-alive"]),
         ])
         try #require(revalidations.count == 2)
         #expect(revalidations[0].headers.filter { $0.name != "date" }.map { "\($0.name): \($0.value)" }

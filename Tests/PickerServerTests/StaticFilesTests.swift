@@ -10,7 +10,7 @@ import Testing
         defer { Task { await server.stop() } }
         let files = try StaticFiles.bundled()
         let session = try await server.client.createSession()
-        let page = try await server.request("GET", session.pickerPath, authorized: false)
+        let page = try await server.request("GET", session.pickerPath, authorized: false, asPerson: true)
         #expect(page.status == 200)
         #expect(page.header("Cache-Control") == "no-cache")
         let html = String(decoding: page.body, as: UTF8.self)

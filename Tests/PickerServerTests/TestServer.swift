@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import ImagePipeline
+import Synchronization
 import IndexedLibrary
 import Logging
 import Picker
@@ -20,27 +21,44 @@ final class TestServer: Sendable {
     let baseURL: URL
     let clientKey = "test-client-key-0123456789abcdef"
     let server: PickerServer
+    /// The `Cookie` header of a browser the person signed in (through a one-time link, over HTTP).
+    var personCookie: String { signedInCookie.withLock { $0 } }
+    private let signedInCookie = Mutex("")
+    /// Sign-in links the server showed its operator (made by picker pages opened without signing in).
+    let shownSignInLinks = ShownLinks()
     private let task: Task<Void, any Error>
 
     /// A server over a new indexed library holding the corpus' camera photos and a video.
     /// - Parameter sessions: The server's session store (e.g. one on a ``TestClock``); by default a new one.
-    /// - Parameter limits: The server's timeouts and caps.
-    static func indexed(sessions: PickerSessionStore? = nil, limits: PickerServerLimits = PickerServerLimits()) async throws -> TestServer {
+    /// - Parameters:
+    ///   - signIn: The person's sign-in (e.g. one on a ``TestClock``); by default a new one.
+    ///   - adding: More files for the library, copied into its `DCIM` folder before it is indexed.
+    ///   - port: The port to listen on; by default a free one.
+    ///   - limits: The server's timeouts and caps.
+    static func indexed(sessions: PickerSessionStore? = nil, signIn: PersonSignIn = PersonSignIn(),
+                        adding files: [URL] = [], port: Int = 0, limits: PickerServerLimits = PickerServerLimits()) async throws -> TestServer {
         let root = try await corpusLibrary()
-        let library = try await LibraryOpener().open(root: root, backend: .indexed)
-        return try await TestServer(library: library, root: root, sessions: sessions, limits: limits)
+        for file in files { try FileManager.default.copyItem(at: file, to: root.appendingPathComponent("DCIM/\(file.lastPathComponent)")) }
+        let library = try await LibraryOpener().open(root: root, backend: .indexed, indexURL: indexURL(forLibrary: root))
+        return try await TestServer(library: library, root: root, sessions: sessions, signIn: signIn, port: port, limits: limits)
     }
 
     /// A server over a read-only folder library of the same files.
     static func folder() async throws -> TestServer {
         let root = try await corpusLibrary()
         let library = try await LibraryOpener().open(root: root, backend: .folder)
-        return try await TestServer(library: library, root: root, sessions: nil)
+        return try await TestServer(library: library, root: root, sessions: nil, signIn: PersonSignIn(), port: 0)
     }
 
-    /// A temporary folder with ten camera photos (in two folders) and a two-second video.
+    /// The index of a library made by ``corpusLibrary()``: beside it, in the same temporary folder.
+    static func indexURL(forLibrary root: URL) -> URL {
+        root.deletingLastPathComponent().appendingPathComponent("index/library.sqlite")
+    }
+
+    /// A library folder in a new temporary folder, with ten camera photos (in two folders) and
+    /// a two-second video; removing its parent folder removes everything the test made.
     static func corpusLibrary() async throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("picker-server-\(UUID().uuidString)", isDirectory: true)
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("picker-server-\(UUID().uuidString)/library", isDirectory: true)
         let manager = FileManager.default
         try manager.createDirectory(at: root.appendingPathComponent("DCIM/100CAMERA"), withIntermediateDirectories: true)
         try manager.createDirectory(at: root.appendingPathComponent("Trips"), withIntermediateDirectories: true)
@@ -58,15 +76,17 @@ final class TestServer: Sendable {
         return root
     }
 
-    private init(library: any PhotoLibrary, root: URL, sessions: PickerSessionStore?,
+    private init(library: any PhotoLibrary, root: URL, sessions: PickerSessionStore?, signIn: PersonSignIn, port: Int,
                  limits: PickerServerLimits = PickerServerLimits()) async throws {
         self.library = library
         self.root = root
-        var configuration = PickerServerConfiguration(host: "127.0.0.1", port: 0, clientKey: clientKey)
+        var configuration = PickerServerConfiguration(host: "127.0.0.1", port: port, clientKey: clientKey)
         configuration.limits = limits
         var logger = Logger(label: "test-server")
         logger.logLevel = .critical // stopping by cancellation is logged as an error
-        let server = PickerServer(library: library, configuration: configuration, sessions: sessions, logger: logger)
+        let shown = shownSignInLinks
+        let server = PickerServer(library: library, configuration: configuration, sessions: sessions, signIn: signIn,
+                                  showSignInLink: { link in shown.links.withLock { $0.append(link) } }, logger: logger)
         self.server = server
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         task = Task {
@@ -79,6 +99,20 @@ final class TestServer: Sendable {
             throw URLError(.cannotConnectToHost)
         }
         baseURL = URL(string: "http://127.0.0.1:\(port)")!
+        let cookie = try await signInAsPerson()
+        signedInCookie.withLock { $0 = cookie }
+    }
+
+    /// Opens a new one-time sign-in link as the person's browser would: the `Cookie` header it
+    /// then sends.
+    func signInAsPerson() async throws -> String {
+        let answer = try await request("GET", PickerServer.signInPath(link: server.signIn.makeLink()), authorized: false)
+        return try #require(Self.cookie(from: answer))
+    }
+
+    /// The `name=value` of the cookie an answer sets, if it sets one.
+    static func cookie(from answer: HTTPAnswer) -> String? {
+        answer.header("Set-Cookie")?.split(separator: ";").first.map(String.init)
     }
 
     var client: PickerClient { PickerClient(baseURL: baseURL, clientKey: clientKey) }
@@ -86,26 +120,51 @@ final class TestServer: Sendable {
     func stop() async {
         task.cancel()
         _ = try? await task.value
-        try? FileManager.default.removeItem(at: root)
+        try? FileManager.default.removeItem(at: root.deletingLastPathComponent())
     }
 
     /// A raw request: status, headers and body, whatever the status.
+    /// - Parameters:
+    ///   - authorized: Whether it carries the client key.
+    ///   - asPerson: Whether it carries the person's cookie and, as the picker page's own
+    ///     requests do, this server's `Origin`.
     func request(_ method: String = "GET", _ path: String, headers: [String: String] = [:], body: Data? = nil,
-                 authorized: Bool = true) async throws -> HTTPAnswer {
+                 authorized: Bool = true, asPerson: Bool = false) async throws -> HTTPAnswer {
         // The path goes on the wire as written: percent-encoding and dots are the test's to choose.
         var request = URLRequest(url: URL(string: baseURL.absoluteString + path)!)
         request.httpMethod = method
         if authorized { request.setValue("Bearer \(clientKey)", forHTTPHeaderField: "Authorization") }
+        if asPerson {
+            request.setValue(personCookie, forHTTPHeaderField: "Cookie")
+            request.setValue(baseURL.absoluteString, forHTTPHeaderField: "Origin")
+        }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = body
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await Self.session.data(for: request)
         return HTTPAnswer(response: response as! HTTPURLResponse, body: data)
     }
+
+    /// A URL session that neither keeps nor sends cookies by itself: each request carries exactly
+    /// the credentials the test gives it.
+    private static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieStorage = nil
+        return URLSession(configuration: configuration)
+    }()
 
     /// The person's side: the picker page's API of a session.
     func picker(_ session: PickerSessionInfo) -> PersonAtPicker {
         PersonAtPicker(server: self, apiPath: session.pickerPath + "api/")
     }
+}
+
+/// The sign-in links a server showed its operator, in order.
+final class ShownLinks: Sendable {
+    let links = Mutex<[String]>([])
+
+    var all: [String] { links.withLock { $0 } }
 }
 
 /// What came back from a raw request.
@@ -134,12 +193,13 @@ struct PersonAtPicker: Sendable {
     let apiPath: String
 
     func get(_ path: String, headers: [String: String] = [:]) async throws -> HTTPAnswer {
-        try await server.request("GET", apiPath + path, headers: headers, authorized: false)
+        try await server.request("GET", apiPath + path, headers: headers, authorized: false, asPerson: true)
     }
 
     func send(_ method: String, _ path: String, json: Any? = nil) async throws -> HTTPAnswer {
         let body = try json.map { try JSONSerialization.data(withJSONObject: $0) }
-        return try await server.request(method, apiPath + path, headers: ["Content-Type": "application/json"], body: body, authorized: false)
+        return try await server.request(method, apiPath + path, headers: ["Content-Type": "application/json"], body: body,
+                                        authorized: false, asPerson: true)
     }
 
     /// The ids of the camera roll's assets, newest first.

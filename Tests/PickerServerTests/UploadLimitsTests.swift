@@ -27,6 +27,11 @@ struct UploadLimitsTests {
         (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
     }
 
+    /// The header lines of the person's browser: its sign-in cookie and the page's origin.
+    private static func person(_ server: TestServer) -> [String] {
+        ["Cookie: \(server.personCookie)", "Origin: \(server.baseURL.absoluteString)"]
+    }
+
     /// A raw upload that sends its head and the first `sent` bytes of its body, and holds the rest.
     private static func startUpload(port: Int, path: String, head: [String], body: [UInt8]) -> Int32? {
         guard let fd = LoopbackSocket.connect(port: port, readTimeout: timeval(tv_sec: 10, tv_usec: 0)) else { return nil }
@@ -61,7 +66,7 @@ struct UploadLimitsTests {
         defer { Task { await server.stop() } }
         let session = try await server.client.createSession()
         let answer = try await server.request("POST", session.pickerPath + "api/upload?filename=big.jpg",
-                                              body: Data(repeating: 0xFF, count: 2 << 20), authorized: false)
+                                              body: Data(repeating: 0xFF, count: 2 << 20), authorized: false, asPerson: true)
         #expect(answer.status == 413)
         #expect(answer.errorMessage == "Uploads are limited to 1048576 bytes.")
         #expect(Self.contents(folder).isEmpty)
@@ -78,8 +83,9 @@ struct UploadLimitsTests {
         let chunked = Array("\(String(chunk.count, radix: 16))\r\n".utf8) + chunk + Array("\r\n".utf8)
         let body = chunked + chunked + Array("0\r\n\r\n".utf8)
         let port = server.baseURL.port!, path = session.pickerPath + "api/upload?filename=big.jpg"
+        let person = Self.person(server)
         let answer = await OwnThread.run {
-            guard let fd = Self.startUpload(port: port, path: path, head: ["Transfer-Encoding: chunked"], body: body) else { return "" }
+            guard let fd = Self.startUpload(port: port, path: path, head: person + ["Transfer-Encoding: chunked"], body: body) else { return "" }
             defer { close(fd) }
             return Self.readAnswer(fd)
         }
@@ -95,10 +101,10 @@ struct UploadLimitsTests {
         defer { Task { await server.stop() } }
         let session = try await server.client.createSession()
         let path = session.pickerPath + "api/upload?filename=slow.jpg"
-        let port = server.baseURL.port!
+        let port = server.baseURL.port!, person = Self.person(server)
         let held = await OwnThread.run {
             (0..<2).compactMap { _ in
-                Self.startUpload(port: port, path: path, head: ["Content-Length: 1000"], body: [UInt8](repeating: 0xFF, count: 10))
+                Self.startUpload(port: port, path: path, head: person + ["Content-Length: 1000"], body: [UInt8](repeating: 0xFF, count: 10))
             }
         }
         defer { held.forEach { close($0) } }
@@ -107,7 +113,7 @@ struct UploadLimitsTests {
         let clock = ContinuousClock(), deadline = clock.now + .seconds(10)
         while Self.contents(folder).count < 2, clock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         try #require(Self.contents(folder).count == 2, "the two uploads did not start")
-        let third = try await server.request("POST", path, body: Data([0xFF, 0xD8]), authorized: false)
+        let third = try await server.request("POST", path, body: Data([0xFF, 0xD8]), authorized: false, asPerson: true)
         #expect(third.status == 503)
         #expect(third.header("Retry-After") == "5")
         #expect((third.json["error"] as? [String: Any])?["code"] as? String == "tooManyUploads")

@@ -2,11 +2,12 @@ import Foundation
 @testable import Picker
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite("Export queue: prepared exports handed to the export threads, each once, in order")
 struct ExportQueueTests {
     @Test("every job is taken once, in order, by the threads taking; take returns nil once closed and drained")
-    func eachJobOnce() async {
+    func eachJobOnce() async throws {
         let queue = ExportQueue<Int>()
         let taken = Mutex<[Int]>([])
         let finished = Mutex(0)
@@ -21,19 +22,19 @@ struct ExportQueueTests {
         }
         for job in 0..<200 { queue.put(job) }
         queue.close()
-        while finished.withLock({ $0 }) < 3 { try? await Task.sleep(for: .milliseconds(5)) }
+        try await HangGuard.waitUntil("the end of the three threads") { finished.withLock { $0 } == 3 }
         #expect(taken.withLock { $0.sorted() } == Array(0..<200))
         #expect(queue.take() == nil)
     }
 
     @Test("a thread waiting on an empty queue gets the job put next")
-    func waiterWoken() async {
+    func waiterWoken() async throws {
         let queue = ExportQueue<String>()
         let received = Mutex<String?>(nil)
         Thread { received.withLock { $0 = queue.take()?.job } }.start()
-        try? await Task.sleep(for: .milliseconds(20))
+        try await HangGuard.waitUntil("the thread waiting in take()") { queue.waitingThreads == 1 }
         queue.put("first")
-        while received.withLock({ $0 }) == nil { try? await Task.sleep(for: .milliseconds(5)) }
+        try await HangGuard.waitUntil("the job's arrival") { received.withLock { $0 } != nil }
         #expect(received.withLock { $0 } == "first")
     }
 

@@ -4,76 +4,125 @@ import Picker
 import Testing
 import TestSupport
 
-@Suite("LibraryOpener: which backend opens a folder")
+@Suite("LibraryOpener: which backend opens a folder, and where its index lives")
 struct LibraryOpenerTests {
-    /// An empty library folder in a temporary place.
-    private static func makeRoot() throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("opener-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        return root
+    /// A temporary folder holding an empty `library` folder and a `data` folder for indexes.
+    private struct Place {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("opener-\(UUID().uuidString)", isDirectory: true)
+        var root: URL { base.appendingPathComponent("library", isDirectory: true) }
+        var data: URL { base.appendingPathComponent("data", isDirectory: true) }
+
+        init() throws {
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        }
+
+        func opener(canCreateIndex: (@Sendable (URL) -> Bool)? = nil) -> LibraryOpener {
+            LibraryOpener(dataFolder: data, canCreateIndex: canCreateIndex ?? IndexLocation.canCreate(at:))
+        }
+
+        /// Every entry under `url`, relative, sorted.
+        func listing(_ url: URL) -> [String] {
+            ((FileManager.default.enumerator(atPath: url.path)?.allObjects as? [String]) ?? []).sorted()
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: base) }
     }
 
-    @Test("auto follows the writability check; indexed and folder are taken as asked")
-    func resolveFollowsWritability() throws {
-        let root = try Self.makeRoot()
-        defer { try? FileManager.default.removeItem(at: root) }
-        let writable = LibraryOpener(canCreateIndex: { _ in true })
-        let readOnly = LibraryOpener(canCreateIndex: { _ in false })
-        #expect(writable.resolve(root: root, backend: .auto) == .indexed)
-        #expect(readOnly.resolve(root: root, backend: .auto) == .folder)
-        #expect(readOnly.resolve(root: root, backend: .indexed) == .indexed)
-        #expect(writable.resolve(root: root, backend: .folder) == .folder)
+    @Test("auto makes an index only when the opening may and the place is writable; indexed and folder are taken as asked")
+    func resolveFollowsIntentAndWritability() throws {
+        let place = try Place()
+        defer { place.remove() }
+        let writable = place.opener(canCreateIndex: { _ in true })
+        let readOnly = place.opener(canCreateIndex: { _ in false })
+        #expect(writable.resolve(root: place.root, backend: .auto) == .folder)
+        #expect(writable.resolve(root: place.root, backend: .auto, mayCreateIndex: true) == .indexed)
+        #expect(readOnly.resolve(root: place.root, backend: .auto, mayCreateIndex: true) == .folder)
+        #expect(readOnly.resolve(root: place.root, backend: .indexed) == .indexed)
+        #expect(writable.resolve(root: place.root, backend: .folder, mayCreateIndex: true) == .folder)
     }
 
-    @Test("auto opens an existing index even where no new one could be made")
-    func existingIndexWins() async throws {
-        let root = try Self.makeRoot()
-        defer { try? FileManager.default.removeItem(at: root) }
-        let made = try await LibraryOpener().open(root: root, backend: .indexed)
-        #expect(made.backendName == "indexed")
-        let reopened = try await LibraryOpener(canCreateIndex: { _ in false }).open(root: root, backend: .auto)
+    @Test("a reading open of a library without an index walks the folder and writes nothing anywhere")
+    func readingOpenWritesNothing() async throws {
+        let place = try Place()
+        defer { place.remove() }
+        try FileManager.default.copyItem(at: Corpus.file("A_camera_exif/goexif__sample1.jpg"), to: place.root.appendingPathComponent("sample1.jpg"))
+        let library = try await place.opener().open(root: place.root, backend: .auto)
+        #expect(library.backendName == "folder")
+        #expect(try await library.assetCount(in: library.cameraRoll().id, filter: .all) == 1)
+        #expect(place.listing(place.root) == ["sample1.jpg"])
+        #expect(!FileManager.default.fileExists(atPath: place.data.path))
+    }
+
+    @Test("an opening that may make an index makes it in the data folder, never in the library, and scans it first")
+    func newIndexLivesInTheDataFolder() async throws {
+        let place = try Place()
+        defer { place.remove() }
+        try FileManager.default.copyItem(at: Corpus.file("A_camera_exif/goexif__sample1.jpg"), to: place.root.appendingPathComponent("sample1.jpg"))
+        let opener = place.opener()
+        let library = try await opener.open(root: place.root, backend: .auto, mayCreateIndex: true)
+        #expect(library.backendName == "indexed")
+        #expect(try await library.assetCount(in: library.cameraRoll().id, filter: .all) == 1)
+        #expect(place.listing(place.root) == ["sample1.jpg"])
+        let index = opener.defaultIndexURL(forRoot: place.root)
+        #expect(index.path.hasPrefix(place.data.appendingPathComponent("libraries/library-").path))
+        #expect(IndexLocation.exists(at: index))
+        // Once it exists, a reading open uses it.
+        let reopened = try await place.opener(canCreateIndex: { _ in false }).open(root: place.root, backend: .auto)
         #expect(reopened.backendName == "indexed")
-        let elsewhere = try await LibraryOpener(canCreateIndex: { _ in false })
-            .open(root: root, backend: .auto, indexURL: root.appendingPathComponent("other/library.sqlite"))
+        let elsewhere = try await place.opener(canCreateIndex: { _ in false })
+            .open(root: place.root, backend: .auto, indexURL: place.base.appendingPathComponent("other/library.sqlite"))
         #expect(elsewhere.backendName == "folder")
     }
 
-    @Test("the index is new: the first open scans the folder before answering")
-    func newIndexIsScanned() async throws {
-        let root = try Self.makeRoot()
-        defer { try? FileManager.default.removeItem(at: root) }
-        try FileManager.default.copyItem(at: Corpus.file("A_camera_exif/goexif__sample1.jpg"), to: root.appendingPathComponent("sample1.jpg"))
-        let library = try await LibraryOpener().open(root: root, backend: .auto)
-        #expect(library.backendName == "indexed")
-        #expect(try await library.assetCount(in: library.cameraRoll().id, filter: .all) == 1)
+    @Test("one index per library folder: same name elsewhere gets another, a symbolic link to it the same")
+    func indexKeyedByRealPath() throws {
+        let place = try Place()
+        defer { place.remove() }
+        let other = place.base.appendingPathComponent("elsewhere/library", isDirectory: true)
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        let link = place.base.appendingPathComponent("link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: place.root)
+        let opener = place.opener()
+        let index = opener.defaultIndexURL(forRoot: place.root)
+        #expect(opener.defaultIndexURL(forRoot: other) != index)
+        #expect(opener.defaultIndexURL(forRoot: link) == index)
+        #expect(opener.defaultIndexURL(forRoot: place.root.appendingPathComponent("../library")) == index)
+        let odd = place.base.appendingPathComponent("Fotos 2024 — été", isDirectory: true)
+        try FileManager.default.createDirectory(at: odd, withIntermediateDirectories: true)
+        let folder = opener.defaultIndexURL(forRoot: odd).deletingLastPathComponent().lastPathComponent
+        #expect(folder.hasPrefix("Fotos_2024____t_-") && folder.count == "Fotos_2024____t_-".count + 16)
     }
 
     @Test("an index whose first scan never finished (a killed process) is scanned on the next open")
     func interruptedIndexIsScanned() async throws {
-        let root = try Self.makeRoot()
-        defer { try? FileManager.default.removeItem(at: root) }
-        try FileManager.default.copyItem(at: Corpus.file("A_camera_exif/goexif__sample1.jpg"), to: root.appendingPathComponent("sample1.jpg"))
-        let opener = LibraryOpener()
-        let unscanned = try await opener.indexedLibrary(root: root)
+        let place = try Place()
+        defer { place.remove() }
+        try FileManager.default.copyItem(at: Corpus.file("A_camera_exif/goexif__sample1.jpg"), to: place.root.appendingPathComponent("sample1.jpg"))
+        let opener = place.opener()
+        let unscanned = try await opener.indexedLibrary(root: place.root)
         #expect(try await !unscanned.hasCompletedScan())
         #expect(try await unscanned.assetCount(in: unscanned.cameraRoll().id, filter: .all) == 0)
-        let library = try await opener.open(root: root, backend: .auto)
+        let library = try await opener.open(root: place.root, backend: .auto)
         #expect(try await library.assetCount(in: library.cameraRoll().id, filter: .all) == 1)
     }
 
     @Test("a folder that cannot be read is refused, and nothing is created")
     func missingRoot() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("opener-missing-\(UUID().uuidString)")
-        await #expect(throws: LibraryError.self) { try await LibraryOpener().open(root: root, backend: .indexed) }
+        let place = try Place()
+        defer { place.remove() }
+        let root = place.base.appendingPathComponent("missing")
+        await #expect(throws: LibraryError.self) { try await place.opener().open(root: root, backend: .indexed) }
         #expect(!FileManager.default.fileExists(atPath: root.path))
+        #expect(!FileManager.default.fileExists(atPath: place.data.path))
     }
 
     @Test("IndexLocation.canCreate: a writable folder or a path to be made in one, not under a regular file nor in a read-only folder")
     func canCreate() throws {
-        let root = try Self.makeRoot()
+        let place = try Place()
+        let root = place.root
         defer {
             chmod(root.appendingPathComponent("locked").path, 0o755)
-            try? FileManager.default.removeItem(at: root)
+            place.remove()
         }
         #expect(IndexLocation.canCreate(at: root.appendingPathComponent("library.sqlite")))
         #expect(IndexLocation.canCreate(at: root.appendingPathComponent("a/b/library.sqlite")))

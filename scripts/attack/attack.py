@@ -7,6 +7,8 @@ short limits so that the timeout probes take seconds. Each probe is a function r
 @probe(name, expected): it returns what it got and whether that is what was expected. To add
 one, write a function below; the table grows by itself.
 
+The person signs in through the link `serve` prints; the picker's requests carry that cookie.
+
 Usage: attack.py --binary PATH [--corpus DIR] [--only SUBSTRING]
 """
 import argparse
@@ -45,14 +47,17 @@ class Target:
         self.port = announcement["port"]
         self.client_key = announcement["clientKey"]
         self.picker_path = urllib.parse.urlparse(announcement["pickerUri"]).path
-        # The person's sign-in cookie, once the picker needs one (ASSETS_PICKER_COOKIE).
-        self.cookie = os.environ.get("ASSETS_PICKER_COOKIE")
+        # The person signs in through the one-time link the server printed; the picker's
+        # requests carry the cookie that sets, and the page's own Origin.
+        self.cookie = sign_in(announcement["signInUrl"]) if announcement.get("signInUrl") else None
+        self.origin = f"http://127.0.0.1:{self.port}"
 
     def request(self, method, path, body=None, headers=None, timeout=30):
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
         headers = dict(headers or {})
         if self.cookie and path.startswith("/picker/"):
             headers["Cookie"] = self.cookie
+            headers["Origin"] = self.origin
         connection.request(method, path, body=body, headers=headers)
         response = connection.getresponse()
         data = response.read()
@@ -78,6 +83,18 @@ class Target:
                 if line.startswith(field + ":"):
                     return int(line.split()[1])
         return 0
+
+
+def sign_in(url):
+    """Opens a one-time sign-in link as the person's browser would; returns the cookie it sets."""
+    parts = urllib.parse.urlparse(url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+    connection.request("GET", parts.path + ("?" + parts.query if parts.query else ""))
+    response = connection.getresponse()
+    response.read()
+    connection.close()
+    cookie = response.getheader("Set-Cookie")
+    return cookie.split(";", 1)[0] if cookie else None
 
 
 def raw_socket(target, timeout=15):
@@ -162,7 +179,7 @@ def upload(target, size, chunked=False, name="big.jpg"):
     path = f"{target.picker_path}api/upload?filename={name}"
     head = f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\n"
     if target.cookie:
-        head += f"Cookie: {target.cookie}\r\n"
+        head += f"Cookie: {target.cookie}\r\nOrigin: {target.origin}\r\n"
     head += "Transfer-Encoding: chunked\r\n\r\n" if chunked else f"Content-Length: {size}\r\nConnection: close\r\n\r\n"
     start = time.monotonic()
     block = b"\xff" * (1 << 20)
@@ -193,7 +210,7 @@ def upload_declared(target):
     head = (f"POST {target.picker_path}api/upload?filename=big.jpg HTTP/1.1\r\nHost: 127.0.0.1\r\n"
             f"Content-Type: application/octet-stream\r\nContent-Length: {size}\r\n")
     if target.cookie:
-        head += f"Cookie: {target.cookie}\r\n"
+        head += f"Cookie: {target.cookie}\r\nOrigin: {target.origin}\r\n"
     start = time.monotonic()
     sock.sendall((head + "\r\n").encode())
     try:

@@ -3,6 +3,8 @@
 local paths = {}
 for line in io.lines(os.getenv("PATHS_FILE")) do paths[#paths + 1] = line end
 local counter = 0
+-- The person's sign-in cookie (load.sh signs in first).
+if os.getenv("COOKIE") and os.getenv("COOKIE") ~= "" then wrk.headers["Cookie"] = os.getenv("COOKIE") end
 local threads = {}
 
 function setup(thread)

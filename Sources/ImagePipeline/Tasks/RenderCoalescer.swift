@@ -43,6 +43,10 @@ actor RenderCoalescer {
         }
     }
 
+    /// How many callers wait for the work for `key`. Tests wait on it to know that every
+    /// caller has joined the work before they let it finish.
+    func waiterCount(for key: ImageCacheKey) -> Int { flights[key]?.waiters.count ?? 0 }
+
     /// Whether work for `key` is under way.
     func isInFlight(_ key: ImageCacheKey) -> Bool { flights[key] != nil }
 

@@ -42,6 +42,10 @@ actor RenderScheduler {
         }
     }
 
+    /// How many renders wait for a slot. Tests wait on it to know that a render has queued,
+    /// or that a cancelled one has left the queue, instead of guessing with a sleep.
+    var waitingCount: Int { waiting.count }
+
     func release(_ priority: RenderPriority) {
         switch priority {
         case .visible: runningVisible -= 1

@@ -7,11 +7,6 @@ package struct LibraryDatabase: Sendable {
     package let pool: DatabasePool
     package let url: URL
 
-    /// The index's default place: `<root>/.assets-picker/library.sqlite`.
-    package static func defaultURL(forRoot root: URL) -> URL {
-        root.appendingPathComponent(".assets-picker", isDirectory: true).appendingPathComponent("library.sqlite")
-    }
-
     /// Opens (creating when needed) the index at `url` and migrates it.
     package init(url: URL) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

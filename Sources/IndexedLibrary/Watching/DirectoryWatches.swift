@@ -5,8 +5,8 @@ import Foundation
 ///
 /// inotify watches one folder at a time, so every folder of the tree gets a watch, and a folder
 /// that appears later gets one (with its subfolders) when its creation is reported. Folders are
-/// found the way scans find them (``FolderEnumerator``): hidden ones — the index's own
-/// `.assets-picker` among them — are never watched, so the index's writes cause no events.
+/// found the way scans find them (``FolderEnumerator``): hidden ones are never watched (an
+/// index given a place inside the library, `.assets-picker/` say, writes there without events).
 struct DirectoryWatches {
     let root: URL
     let inotify: InotifyDescriptor

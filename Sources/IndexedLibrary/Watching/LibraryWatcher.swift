@@ -8,8 +8,8 @@ import Glibc
 /// moved or removed by others appear in the library (and its ``IndexedLibrary/changes()``
 /// stream) within about a second, without anyone asking for a scan.
 ///
-/// The tree is watched with Linux inotify, every folder of it but hidden ones (so the index's own
-/// `.assets-picker` folder never wakes it). A burst of changes — a copy of 200 photos — is
+/// The tree is watched with Linux inotify, every folder of it but hidden ones (so an index kept
+/// in a hidden folder of the library never wakes it). A burst of changes — a copy of 200 photos — is
 /// debounced into a few incremental rescans (see ``Configuration``), and a file still being
 /// written is waited for. When inotify is unavailable or the system's watch limit is reached,
 /// the tree is rescanned periodically instead, and a ``LibraryWatcherEvent/polling(every:reason:)``

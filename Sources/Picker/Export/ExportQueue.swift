@@ -13,6 +13,7 @@ final class ExportQueue<Job: Sendable>: @unchecked Sendable {
     private var next = 0
     private var closed = false
     private var cancelled = false
+    private var waiting = 0
 
     /// Queues `job` for the next free thread.
     func put(_ job: Job) {
@@ -38,13 +39,23 @@ final class ExportQueue<Job: Sendable>: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// How many threads wait in ``take()`` for a job. Tests wait on it to put a job only once a
+    /// thread is surely waiting, instead of guessing with a sleep.
+    var waitingThreads: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return waiting
+    }
+
     /// The next job, and whether the export was cancelled; waits while the queue is empty and
     /// open, and returns `nil` once it is closed and empty.
     func take() -> (job: Job, isCancelled: Bool)? {
         condition.lock()
         defer { condition.unlock() }
         while next == jobs.count && !closed {
+            waiting += 1
             condition.wait()
+            waiting -= 1
         }
         guard next < jobs.count else { return nil }
         let job = jobs[next]

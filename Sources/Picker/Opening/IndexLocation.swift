@@ -1,12 +1,47 @@
 import Foundation
+import ImagePipeline
 
-/// Whether an index file can live at a place: it exists already, or the nearest existing
-/// folder on its path is a folder this process may write in.
+/// Where a library's index lives, and whether one exists or can be made there.
+///
+/// **The rule:** an index is never kept inside the library folder (unless `--index` puts it
+/// there). Each library folder has its own index in the person's data folder,
+/// `$XDG_DATA_HOME/assets-picker/libraries/<name>-<key>/library.sqlite` (`~/.local/share` when
+/// `XDG_DATA_HOME` is unset), where `<name>` is the folder's own name and `<key>` a hash of its
+/// real path (symbolic links resolved), so two folders with one name never share an index and
+/// a camera card or a network share is never written to by browsing it.
 ///
 /// Permission bits are honoured even for the superuser: a folder marked read-only (no write
 /// bit for its owner, group or others as they apply to this process) is treated as read-only
 /// media, although root could write into it anyway.
 public enum IndexLocation {
+    /// The data folder of AssetsPicker: `$XDG_DATA_HOME/assets-picker`, else
+    /// `~/.local/share/assets-picker`.
+    public static func dataFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share", isDirectory: true)
+        return base.appendingPathComponent("assets-picker", isDirectory: true)
+    }
+
+    /// The index of the library at `root` when none is named:
+    /// `<dataFolder>/libraries/<name>-<key>/library.sqlite`.
+    public static func defaultURL(forRoot root: URL, dataFolder: URL = dataFolder()) -> URL {
+        let path = realPath(of: root)
+        let name = String(URL(fileURLWithPath: path).lastPathComponent.unicodeScalars.prefix(40).map { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
+        }).trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        let key = String(FNV1a.hash(Array(path.utf8)), radix: 16)
+        return dataFolder.appendingPathComponent("libraries", isDirectory: true)
+            .appendingPathComponent("\(name.isEmpty ? "library" : name)-\(String(repeating: "0", count: 16 - key.count))\(key)", isDirectory: true)
+            .appendingPathComponent("library.sqlite")
+    }
+
+    /// `path` with symbolic links resolved, or as given (standardised) when it cannot be resolved.
+    private static func realPath(of url: URL) -> String {
+        guard let resolved = realpath(url.path, nil) else { return url.standardizedFileURL.path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// Whether an index exists at `url` (a regular file).
     public static func exists(at url: URL) -> Bool {
         var info = stat()

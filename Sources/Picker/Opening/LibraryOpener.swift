@@ -7,51 +7,62 @@ import IndexedLibrary
 /// Opens a library folder with the backend asked for: the manager of the original design,
 /// which handed out the PhotoKit library where it could and the AssetsLibrary one otherwise.
 ///
-/// ``LibraryBackend/auto`` opens the indexed library when its index exists or can be created
-/// (the folder of the index is writable), else the folder library, which never writes (read-only
-/// media). A newly created index is filled by a first scan before the library is returned.
+/// ``LibraryBackend/auto`` opens the indexed library when the library's index exists. Whether
+/// a missing index is made is the caller's to say (`mayCreateIndex`): commands that only read
+/// never make one and get the folder library, which writes nothing; commands that change the
+/// library or serve it make one where ``IndexLocation`` puts it, when that place is writable.
+/// A newly created index is filled by a first scan before the library is returned. Nothing is
+/// ever written inside the library folder by opening it.
 public struct LibraryOpener: Sendable {
     /// Reads file metadata (and sets the pixel limit) for either backend.
     public var reader: MediaMetadataReader
     /// Renders and caches images for either backend; `nil` for each backend's default.
     public var imageManager: CachingImageManager?
+    /// Where indexes live when none is named (see ``IndexLocation/dataFolder(environment:)``).
+    public var dataFolder: URL
     /// Whether an index could be created at a URL; injectable for tests.
     public var canCreateIndex: @Sendable (URL) -> Bool
 
     public init(reader: MediaMetadataReader = MediaMetadataReader(), imageManager: CachingImageManager? = nil,
+                dataFolder: URL = IndexLocation.dataFolder(),
                 canCreateIndex: @escaping @Sendable (URL) -> Bool = IndexLocation.canCreate(at:)) {
         self.reader = reader
         self.imageManager = imageManager
+        self.dataFolder = dataFolder
         self.canCreateIndex = canCreateIndex
     }
 
-    /// The index's default place: `<root>/.assets-picker/library.sqlite`.
-    public static func defaultIndexURL(forRoot root: URL) -> URL {
-        root.appendingPathComponent(".assets-picker", isDirectory: true).appendingPathComponent("library.sqlite")
+    /// The index of `root` when none is named: ``IndexLocation/defaultURL(forRoot:dataFolder:)``.
+    public func defaultIndexURL(forRoot root: URL) -> URL {
+        IndexLocation.defaultURL(forRoot: root, dataFolder: dataFolder)
     }
 
     /// The backend `backend` resolves to for `root`: never ``LibraryBackend/auto``.
-    /// - Parameter indexURL: Where the index is or would be (default: under the root).
-    public func resolve(root: URL, backend: LibraryBackend, indexURL: URL? = nil) -> LibraryBackend {
+    /// - Parameters:
+    ///   - indexURL: Where the index is or would be (default: ``defaultIndexURL(forRoot:)``).
+    ///   - mayCreateIndex: Whether `auto` may choose a missing index that can be created.
+    public func resolve(root: URL, backend: LibraryBackend, indexURL: URL? = nil, mayCreateIndex: Bool = false) -> LibraryBackend {
         guard backend == .auto else { return backend }
-        let index = indexURL ?? Self.defaultIndexURL(forRoot: root)
-        return IndexLocation.exists(at: index) || canCreateIndex(index) ? .indexed : .folder
+        let index = indexURL ?? defaultIndexURL(forRoot: root)
+        return IndexLocation.exists(at: index) || (mayCreateIndex && canCreateIndex(index)) ? .indexed : .folder
     }
 
-    /// Opens `root` with `backend` (resolved by ``resolve(root:backend:indexURL:)``).
+    /// Opens `root` with `backend` (resolved by ``resolve(root:backend:indexURL:mayCreateIndex:)``).
     /// - Parameters:
-    ///   - indexURL: The index file (default: `<root>/.assets-picker/library.sqlite`).
+    ///   - indexURL: The index file (default: ``defaultIndexURL(forRoot:)``).
+    ///   - mayCreateIndex: Whether `auto` may create a missing index (``LibraryBackend/indexed``
+    ///     always does).
     ///   - scanProgress: Told how the first scan of a new index goes, for a progress bar.
     /// - Throws: ``LibraryError/accessDenied(path:reason:)`` when `root` is not a readable
     ///   folder (nothing is created then), or what opening or scanning the index threw.
-    public func open(root: URL, backend: LibraryBackend, indexURL: URL? = nil,
+    public func open(root: URL, backend: LibraryBackend, indexURL: URL? = nil, mayCreateIndex: Bool = false,
                      scanProgress: (@Sendable (ScanProgress) -> Void)? = nil) async throws -> any PhotoLibrary {
         let folder = try await readableFolder(root)
-        switch resolve(root: root, backend: backend, indexURL: indexURL) {
+        switch resolve(root: root, backend: backend, indexURL: indexURL, mayCreateIndex: mayCreateIndex) {
         case .folder, .auto:
             return folder
         case .indexed:
-            let library = try await indexedLibrary(root: root, indexURL: indexURL ?? Self.defaultIndexURL(forRoot: root))
+            let library = try await indexedLibrary(root: root, indexURL: indexURL)
             // A new index, or one whose first scan was interrupted, is scanned before use.
             if try await !library.hasCompletedScan() { try await library.scan(progress: scanProgress) }
             return library
@@ -59,11 +70,12 @@ public struct LibraryOpener: Sendable {
     }
 
     /// The indexed library of `root`, its index opened or created (empty until scanned).
+    /// - Parameter indexURL: The index file (default: ``defaultIndexURL(forRoot:)``).
     /// - Throws: ``LibraryError/accessDenied(path:reason:)`` when `root` is not a readable
     ///   folder (nothing is created then), or what opening the index threw.
     public func indexedLibrary(root: URL, indexURL: URL? = nil) async throws -> IndexedLibrary {
         _ = try await readableFolder(root)
-        return try IndexedLibrary(root: root, databaseURL: indexURL ?? Self.defaultIndexURL(forRoot: root), reader: reader,
+        return try IndexedLibrary(root: root, databaseURL: indexURL ?? defaultIndexURL(forRoot: root), reader: reader,
                                   imageManager: imageManager)
     }
 

@@ -15,7 +15,8 @@ public struct PickerSession: Sendable, Identifiable {
     public internal(set) var state: PickerSessionState = .picking
     /// What the person has picked so far.
     public internal(set) var selection: PickSelection
-    /// Preselected identifiers that were dropped: deleted since, unknown, or of another media type.
+    /// Preselected identifiers that were dropped: deleted since, unknown, hidden, or of another
+    /// media type. For the person's picker page only; never told to the client.
     public let droppedPreselected: [String]
 
     init(id: String, pickerToken: String, settings: PickerSessionSettings, createTime: Date, expireTime: Date,

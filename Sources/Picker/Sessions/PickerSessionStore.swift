@@ -6,7 +6,8 @@ import Synchronization
 /// Done, Cancel, deletion or expiry.
 ///
 /// An expired session is forgotten at its first use after its expiry time (and swept when
-/// sessions are created), so every URL of it answers as an unknown one.
+/// sessions are created), so every URL of it answers as an unknown one; only its picker URI is
+/// remembered for one more lifetime, so that the person is told it ended (``hasExpired(_:token:)``).
 public final class PickerSessionStore: Sendable {
     /// How long a session lives after it is created.
     public let lifetime: Duration
@@ -19,6 +20,8 @@ public final class PickerSessionStore: Sendable {
 
     private struct State {
         var sessions: [String: PickerSession] = [:]
+        /// The picker tokens of sessions that expired, and when they may be forgotten.
+        var expired: [String: (token: String, forgetAt: Date)] = [:]
         var watchers: [String: [UUID: AsyncStream<PickerSession>.Continuation]] = [:]
         /// Watchers of sessions that ended, to be finished once the lock is released (finishing
         /// runs their termination handlers, which take the lock).
@@ -28,10 +31,16 @@ public final class PickerSessionStore: Sendable {
         mutating func session(_ id: String, at time: Date) -> PickerSession? {
             guard let session = sessions[id] else { return nil }
             guard session.expireTime > time else {
-                end(id)
+                expire(session)
                 return nil
             }
             return session
+        }
+
+        mutating func expire(_ session: PickerSession) {
+            end(session.id)
+            let lifetime = session.expireTime.timeIntervalSince(session.createTime)
+            expired[session.id] = (session.pickerToken, session.expireTime.addingTimeInterval(lifetime))
         }
 
         mutating func pickerSession(_ id: String, token: String, at time: Date) -> PickerSession? {
@@ -45,7 +54,8 @@ public final class PickerSessionStore: Sendable {
         }
 
         mutating func sweepExpired(at time: Date) {
-            for (id, session) in sessions where session.expireTime <= time { end(id) }
+            for session in sessions.values where session.expireTime <= time { expire(session) }
+            expired = expired.filter { $0.value.forgetAt > time }
         }
     }
 
@@ -100,6 +110,17 @@ public final class PickerSessionStore: Sendable {
     public func pickerSession(_ id: String, token: String) -> PickerSession? {
         let time = now()
         return withState { $0.pickerSession(id, token: token, at: time) }
+    }
+
+    /// Whether the session whose picker URI carries `id` and `token` expired lately (a wrong
+    /// token is no such session).
+    public func hasExpired(_ id: String, token: String) -> Bool {
+        let time = now()
+        return withState { state in
+            if state.session(id, at: time) != nil { return false }
+            guard let entry = state.expired[id], entry.forgetAt > time else { return false }
+            return SecretToken.matches(token, entry.token)
+        }
     }
 
     /// Picks `asset` in the session after the other picks.

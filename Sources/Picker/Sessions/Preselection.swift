@@ -5,7 +5,9 @@ import AssetsKit
 public struct Preselection: Sendable {
     /// The assets found, in the order given, at most the session's maximum.
     public var assets: [Asset]
-    /// The identifiers dropped: malformed, deleted since, of media the session does not take, or over the maximum.
+    /// The identifiers dropped: malformed, unknown, deleted since, hidden, of media the session
+    /// does not take, or over the maximum. Shown to the person only, never to the client: it
+    /// would tell which guessed identifiers exist.
     public var dropped: [String]
 
     /// Nothing preselected.
@@ -29,7 +31,7 @@ public struct Preselection: Sendable {
         var selection = PickSelection(maximum: settings.maxItems, filter: settings.mediaFilter)
         var dropped: [String] = []
         for (text, identifier) in parsed {
-            guard let asset = identifier.flatMap({ found[$0.uuid] }) else {
+            guard let asset = identifier.flatMap({ found[$0.uuid] }), !asset.isHidden else {
                 dropped.append(text)
                 continue
             }

@@ -11,10 +11,11 @@ struct APIError: Error, HTTPResponseError, CustomStringConvertible {
     let message: String
     var headers: HTTPFields = [:]
 
+    /// An error answered with `status`; absolute paths in `message` are cut to file names.
     init(_ status: HTTPResponse.Status, code: String, _ message: String) {
         self.status = status
         self.code = code
-        self.message = message
+        self.message = PathFreeMessage.of(message)
     }
 
     var description: String { "\(status.code) \(code): \(message)" }
@@ -38,6 +39,18 @@ struct APIError: Error, HTTPResponseError, CustomStringConvertible {
         error.headers[.wwwAuthenticate] = #"Bearer realm="assets-picker""#
         return error
     }
+
+    /// 401: a picker path asked without the person's sign-in; says nothing of what the path names.
+    static var signInRequired: APIError {
+        var error = APIError(.unauthorized, code: "signInRequired",
+                             "Only the library's owner can use the picker: open the sign-in link that 'assets-picker serve' printed, in this browser.")
+        error.headers[.wwwAuthenticate] = #"SignInLink realm="assets-picker""#
+        return error
+    }
+
+    /// 403: a request that changes something, sent from another site's page (or with no `Origin`).
+    static let crossOrigin = APIError(.forbidden, code: "crossOrigin",
+                                      "The picker takes changes only from its own pages (the request's Origin is not this server).")
 
     /// 410: the picker page of a session that has ended.
     static let gone = APIError(.gone, code: "sessionEnded", "This picker session has ended.")

@@ -12,6 +12,11 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPError where error.status == .notFound {
             // An unknown path looks exactly like an unknown identifier.
             throw APIError.notFound
+        } catch let error as HTTPError {
+            // Hummingbird's own errors, answered in the APIs' form and without paths.
+            var answer = APIError(error.status, code: "http", error.body ?? error.status.reasonPhrase)
+            answer.headers = error.headers
+            throw answer
         } catch let error as any HTTPResponseError {
             throw error
         } catch let error as LibraryError {

@@ -2,7 +2,8 @@ import AssetsKit
 import Foundation
 import Picker
 
-/// A picker session as its client sees it.
+/// A picker session as its client sees it. It says nothing of how a preselection was resolved:
+/// which of a client's identifiers name something in the library is the person's to know.
 struct SessionResource: Encodable, Sendable {
     struct PollingConfig: Encodable, Sendable {
         /// Seconds between polls of the session.
@@ -18,12 +19,11 @@ struct SessionResource: Encodable, Sendable {
     let maxItems: Int
     let mediaFilter: MediaFilter
     let order: PickOrder
-    /// Preselected identifiers that were dropped (deleted since, unknown, other media, over the maximum).
-    let droppedPreselected: [String]
     /// How many items the person picked, once ``mediaItemsSet``.
     let pickedCount: Int?
 
-    init(_ session: PickerSession, pickerURI: String, pollInterval: Double) {
+    /// - Parameter pickedCount: How many picks the client can still receive, once ``mediaItemsSet``.
+    init(_ session: PickerSession, pickerURI: String, pollInterval: Double, pickedCount: Int?) {
         id = session.id
         pickerUri = pickerURI
         pollingConfig = PollingConfig(pollInterval: pollInterval)
@@ -33,8 +33,7 @@ struct SessionResource: Encodable, Sendable {
         maxItems = session.settings.maxItems
         mediaFilter = session.settings.mediaFilter
         order = session.settings.order
-        droppedPreselected = session.droppedPreselected
-        pickedCount = session.mediaItemsSet ? session.pickedItems.count : nil
+        self.pickedCount = pickedCount
     }
 }
 
@@ -44,7 +43,8 @@ struct CreateSessionRequest: Decodable, Sendable {
     var maxItems: Int?
     var mediaFilter: MediaFilter?
     var order: PickOrder?
-    /// Identifiers to start the selection with (a draft): local identifiers, UUIDs or legacy URLs.
+    /// Identifiers to start the selection with (a draft): local identifiers, UUIDs or legacy URLs;
+    /// those that name nothing the person could pick are dropped without a word to the client.
     var preselected: [String]?
 
     private enum CodingKeys: String, CodingKey, CaseIterable {

@@ -48,13 +48,13 @@ struct SessionRoutes: Sendable {
             throw APIError(.serviceUnavailable, code: "tooManySessions", error.description)
         }
         state.logger.info("picker session created", metadata: ["session": "\(session.id)", "maxItems": "\(settings.maxItems)"])
-        var response = try JSONResponse.make(resource(session, request), status: .created)
+        var response = try JSONResponse.make(try await resource(session), status: .created)
         response.headers[.location] = "/v1/sessions/\(session.id)"
         return response
     }
 
     private func show(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        try JSONResponse.make(resource(try await session(context), request))
+        try JSONResponse.make(try await resource(try await session(context)))
     }
 
     private func delete(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
@@ -82,7 +82,8 @@ struct SessionRoutes: Sendable {
         // Any token of the form this server writes is taken: one past the last item reads an empty last page.
         let first = min(start, picked.count)
         let end = min(picked.count, first + pageSize)
-        let page = ItemPage(items: picked[first..<end].map(ItemResource.init),
+        // Picks deleted or hidden since are left out (the page is shorter; the tokens stay).
+        let page = ItemPage(items: try await state.stillPickable(Array(picked[first..<end])).map(ItemResource.init),
                             nextPageToken: end < picked.count ? PageToken(offset: end).text : nil)
         return try JSONResponse.make(page)
     }
@@ -97,15 +98,16 @@ struct SessionRoutes: Sendable {
     private func pickedItem(_ request: Request, _ context: BasicRequestContext) async throws -> (PickerSession, Asset) {
         let session = try await session(context)
         guard let uuid = ItemResource.uuid(fromPathComponent: try context.parameters.require("item")),
-              let asset = session.pickedItem(uuid) else {
+              let picked = session.pickedItem(uuid), let asset = try await state.stillPickable([picked]).first else {
             throw APIError.notFound
         }
         return (session, asset)
     }
 
-    private func resource(_ session: PickerSession, _ request: Request) -> SessionResource {
-        SessionResource(session, pickerURI: state.pickerURI(for: session, request: request),
-                        pollInterval: state.configuration.pollInterval)
+    /// The session as its client sees it; `pickedCount` leaves out picks deleted or hidden since.
+    private func resource(_ session: PickerSession) async throws -> SessionResource {
+        SessionResource(session, pickerURI: state.pickerURI(for: session), pollInterval: state.configuration.pollInterval,
+                        pickedCount: session.mediaItemsSet ? try await state.stillPickable(session.pickedItems).count : nil)
     }
 }
 

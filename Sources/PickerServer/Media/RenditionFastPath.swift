@@ -12,7 +12,8 @@ import Picker
 /// conversion to Swift HTTP Types, the async channel, a task and the router. So this handler,
 /// placed in each connection's pipeline right after HTTP/1 decoding (``PickerHTTPChannel``),
 /// answers a `GET …/api/assets/{id}/image` itself when everything it needs is at hand without
-/// waiting: a live session with that token, an asset the session may show that the page listed
+/// waiting: the person's signed-in browser (``PersonGate``), a live session with that token, an
+/// asset the session may show that the page listed
 /// lately (``AssetMemo``), a valid query, and a remembered final rendition (or a current
 /// `If-None-Match`). The checks and the answer are the route's own (``PickerPageRoutes``,
 /// ``MediaResponder/answerWithoutRendering(of:query:ifNoneMatch:)``), so the bytes and headers
@@ -80,7 +81,7 @@ final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// The answer the router would give, when it needs no waiting; `nil` to let the router answer.
     private func answer(to request: HTTPRequestHead) -> PreparedAnswer? {
         guard request.method == .GET, request.version == .http1_1, !request.headers.contains(name: "connection"),
-              let target = PickerImageTarget(request.uri),
+              let target = PickerImageTarget(request.uri), state.isPerson(cookieHeaders: request.headers["cookie"]),
               let session = state.sessions.pickerSession(target.session, token: target.token), session.state == .picking,
               let asset = state.assets.asset(target.asset), ServerState.isVisible(asset, in: session),
               let query = try? ImageQuery(allowsDelivery: true, value: target.value) else { return nil }

@@ -44,7 +44,7 @@ struct PickerBrowsing: Sendable {
 
     /// The collections a person can pick from, camera roll first, counted under `filter`.
     private func albums(filter: MediaFilter) async throws -> [AlbumResource] {
-        let collections = try await state.library.collections().filter { Self.isPickable($0) }
+        let collections = try await state.library.collections().filter { Self.isPickable($0.id) }
         var albums: [AlbumResource] = []
         for collection in collections {
             let count = try await state.library.assetCount(in: collection.id, filter: filter)
@@ -58,14 +58,16 @@ struct PickerBrowsing: Sendable {
         return albums
     }
 
-    /// Recently Deleted holds what the person threw away: not offered for picking.
-    private static func isPickable(_ collection: AssetCollection) -> Bool {
-        !collection.id.rawValue.hasSuffix("recently-deleted")
+    /// Recently Deleted holds what the person threw away: neither listed nor offered for picking.
+    private static func isPickable(_ collection: CollectionIdentifier) -> Bool {
+        !collection.rawValue.hasSuffix("recently-deleted")
     }
 
     private func window(_ request: Request, _ context: BasicRequestContext, session: PickerSession) async throws -> AssetWindow {
         let parameters = request.uri.queryParameters
         let album = CollectionIdentifier(try Self.decodedPathComponent(context.parameters.require("album")))
+        // What is not offered in the album list cannot be listed either: it answers as an unknown album.
+        guard Self.isPickable(album) else { throw APIError.notFound }
         func number(_ name: String, default value: Int, in range: ClosedRange<Int>) throws(APIError) -> Int {
             guard let text = parameters.get(name) else { return value }
             guard let number = Int(text), range.contains(number) else {

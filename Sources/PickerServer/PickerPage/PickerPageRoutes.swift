@@ -7,8 +7,9 @@ import Picker
 /// The person's side: the web picker's files and the API its page calls
 /// (`/picker/{session}/{token}/api/…`, see docs/PICKER-UI-API.md).
 ///
-/// A picker path with a wrong token answers as an unknown session (404); once the session has
-/// ended every picker path answers 410 Gone.
+/// Only the signed-in person reaches these paths (``PersonGate``). A picker path with a wrong
+/// token answers as an unknown session (404), as does one of a session the client deleted; once
+/// the session has ended (Done, Cancel) or expired every picker path answers 410 Gone.
 struct PickerPageRoutes: Sendable {
     let state: ServerState
     let files: StaticFiles
@@ -50,11 +51,15 @@ struct PickerPageRoutes: Sendable {
         events.add(to: api, grant: grant)
     }
 
-    /// The session a picker path names, checked: 404 when unknown or the token is wrong, 410
-    /// when it has ended (unless `allowEnded`).
+    /// The session a picker path names, checked: 404 when unknown, deleted or the token is
+    /// wrong, 410 when it has ended or expired (unless `allowEnded`).
     func access(_ context: BasicRequestContext, allowEnded: Bool = false) async throws -> PickerAccess {
         let id = try context.parameters.require("session"), token = try context.parameters.require("token")
-        guard let session = state.sessions.pickerSession(id, token: token) else { throw APIError.notFound }
+        guard let session = state.sessions.pickerSession(id, token: token) else {
+            guard state.sessions.hasExpired(id, token: token) else { throw APIError.notFound }
+            if allowEnded { return .ended }
+            throw APIError.gone
+        }
         guard session.state == .picking else {
             if allowEnded { return .ended }
             throw APIError.gone

@@ -21,12 +21,15 @@ struct PickerPicking: Sendable {
         api.put("selection") { request, context in
             let grant = try await grant(context)
             let body = try await JSONResponse.decode(SelectionRequest.self, from: request)
-            let uuids = body.ids.compactMap(ItemResource.uuid(fromPathComponent:))
-            guard uuids.count == body.ids.count, body.ids.count <= PickerSessionSettings.maximumItemsRange.upperBound * 2 else {
+            let parsed = body.ids.compactMap(ItemResource.uuid(fromPathComponent:))
+            guard parsed.count == body.ids.count, body.ids.count <= PickerSessionSettings.maximumItemsRange.upperBound * 2 else {
                 throw APIError.badParameter("'ids' must be item identifiers (UUIDs) the picker listed.")
             }
+            // A repeated id counts once, where it first appears.
+            var seen = Set<UUID>()
+            let uuids = parsed.filter { seen.insert($0).inserted }
             let assets = try await state.visibleAssets(uuids, session: grant.session)
-            guard assets.count == Set(uuids).count else { throw APIError.notFound }
+            guard assets.count == uuids.count else { throw APIError.notFound }
             return try await selection { try state.sessions.replacePicks(assets, session: grant.session.id, token: grant.token) }
         }
         api.post("done") { _, context in try await finish(context, grant: grant, as: .complete) }

@@ -14,7 +14,7 @@ struct IndexCommand: AsyncParsableCommand {
     @Argument(help: "The library folder.", completion: .directory, transform: { URL(fileURLWithPath: $0) })
     var path: URL
 
-    @Option(name: .long, help: "The index file (default: PATH/.assets-picker/library.sqlite).",
+    @Option(name: .long, help: "The index file (default: $XDG_DATA_HOME/assets-picker/libraries/<name>-<key>/library.sqlite, one per library folder).",
             completion: .file(), transform: { URL(fileURLWithPath: $0) })
     var index: URL?
 
@@ -41,9 +41,10 @@ struct IndexCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let indexURL = index ?? LibraryOpener.defaultIndexURL(forRoot: path)
         let renderer = ImageRenderer(configuration: PipelineConfiguration(maxPixels: maxPixels))
-        let library = try await LibraryOpener(reader: MediaMetadataReader(renderer: renderer)).indexedLibrary(root: path, indexURL: indexURL)
+        let opener = LibraryOpener(reader: MediaMetadataReader(renderer: renderer))
+        let indexURL = index ?? opener.defaultIndexURL(forRoot: path)
+        let library = try await opener.indexedLibrary(root: path, indexURL: indexURL)
         let bar = TerminalProgress(label: "Indexing")
         let summary = try await library.scan { progress in
             bar.update(done: progress.processed, failed: 0, total: progress.discovered)

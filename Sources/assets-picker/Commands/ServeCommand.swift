@@ -11,9 +11,12 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the web picker and the picker sessions API.",
         discussion: """
-            Client programs authenticate with the client key (--client-key, or the \
-            ASSETS_PICKER_CLIENT_KEY environment variable; else a new one is made and printed). \
-            A session is made at start so that you can try the picker at once. \
+            Two principals: client programs authenticate with the client key (--client-key-file, or \
+            the ASSETS_PICKER_CLIENT_KEY environment variable; else a new one is made and printed) \
+            and receive only what the person picked; the person, the library's owner, signs in to \
+            the picker by opening the one-time sign-in link printed here (a new one is printed when \
+            a picker page is opened without signing in). \
+            A session is made at start, and the printed link opens it, so that you can try the picker at once. \
             An indexed library is watched: files added or removed in its folder appear in open pickers \
             (--no-watch: only what 'assets-picker index' finds). \
             Stops cleanly on SIGINT or SIGTERM.
@@ -30,7 +33,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The port to listen on; 0 picks a free one.")
     var port = 8080
 
-    @Option(name: .long, help: "The key client programs send as 'Authorization: Bearer <key>' (at least 16 characters).")
+    @Option(name: .long, help: ArgumentHelp("A file holding the key client programs send as 'Authorization: Bearer <key>' (at least 16 characters; one line).",
+                                            valueName: "file"),
+            completion: .file())
+    var clientKeyFile: String?
+
+    /// Refused with a pointer to the ways that keep the key out of `ps`.
+    @Option(name: .long, help: .hidden)
     var clientKey: String?
 
     @Option(name: .long, help: "Minutes a picker session lives.")
@@ -52,7 +61,10 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel: Logger.Level = .info
 
     func validate() throws {
-        if let key = resolvedClientKey, key.count < 16 {
+        if clientKey != nil {
+            throw ValidationError("--client-key would show the key to every user of this machine (in ps); give it with --client-key-file FILE or ASSETS_PICKER_CLIENT_KEY.")
+        }
+        if let key = try resolvedClientKey(), key.count < 16 {
             throw ValidationError("The client key must have at least 16 characters.")
         }
         guard sessionMinutes > 0, sessionMinutes <= 7 * 24 * 60 else {
@@ -61,8 +73,16 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
     }
 
-    private var resolvedClientKey: String? {
-        clientKey ?? ProcessInfo.processInfo.environment["ASSETS_PICKER_CLIENT_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+    /// The client key from `--client-key-file` or the environment (never from the command line,
+    /// which every user of the machine sees in `ps`); `nil`: make one up.
+    private func resolvedClientKey() throws -> String? {
+        if let clientKeyFile {
+            guard let data = FileManager.default.contents(atPath: clientKeyFile) else {
+                throw ValidationError("--client-key-file: \(clientKeyFile) cannot be read.")
+            }
+            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return ProcessInfo.processInfo.environment["ASSETS_PICKER_CLIENT_KEY"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     func run() async throws {
@@ -72,12 +92,15 @@ struct ServeCommand: AsyncParsableCommand {
             handler.logLevel = level
             return handler
         }
-        let library = try await options.open()
+        let library = try await options.open(mayCreateIndex: true)
         var configuration = PickerServerConfiguration(
-            host: host, port: port, clientKey: resolvedClientKey ?? SecretToken.make(byteCount: 24),
+            host: host, port: port, clientKey: try resolvedClientKey() ?? SecretToken.make(byteCount: 24),
             sessionLifetime: .milliseconds(Int64(sessionMinutes * 60_000)), publicBaseURL: publicURL)
         configuration.limits = limits.limits
-        let server = PickerServer(library: library, configuration: configuration)
+        let json = options.json
+        let server = PickerServer(library: library, configuration: configuration) { link in
+            Self.printSignInLink(link, json: json)
+        }
         let watcher = watch ? await PickerServer.startWatching(library, logger: Logger(label: "assets-picker.watcher")) : nil
         do {
             try await server.run(handlesSignals: true) { port in
@@ -90,41 +113,61 @@ struct ServeCommand: AsyncParsableCommand {
         await watcher?.stop()
     }
 
-    /// Prints where the server listens, its client key and a picker URI to try.
+    /// Prints where the server listens, its client key and a sign-in link that opens a picker to try.
     private func announce(server: PickerServer, library: any PhotoLibrary, port: Int) async {
         let shownHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : (host.contains(":") ? "[\(host)]" : host)
         let base = server.configuration.publicBaseURL?.absoluteString.trimmingSuffix("/") ?? "http://\(shownHost):\(port)"
         let trial = try? server.sessions.create(settings: PickerSessionSettings())
-        let pickerURI = trial.map { "\(base)/picker/\($0.id)/\($0.pickerToken)/" }
+        let trialPath = trial.map { "/picker/\($0.id)/\($0.pickerToken)/" }
+        let signInURL = base + PickerServer.signInPath(link: server.signIn.makeLink(), next: trialPath)
         let announcement = Announcement(url: base + "/", port: port, clientKey: server.configuration.clientKey,
-                                        library: library.rootURL.path, backend: library.backendName, pickerUri: pickerURI)
+                                        library: library.rootURL.path, backend: library.backendName,
+                                        signInUrl: signInURL, pickerUri: trialPath.map { base + $0 })
         if options.json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            var line = (try? encoder.encode(announcement)) ?? Data()
-            line.append(0x0A)
-            FileHandle.standardOutput.write(line)
+            Self.printJSONLine(announcement)
         } else {
-            var text = """
+            let minutes = Int(server.signIn.linkLifetime.components.seconds / 60)
+            let text = """
                 AssetsPicker is serving \(library.rootURL.path) (\(library.backendName) library)
                   server       \(base)/
                   API          \(base)/openapi.json
                   client key   \(server.configuration.clientKey)   (send 'Authorization: Bearer <key>')
+                  sign in      \(signInURL)
+                               (you, the library's owner: opens a picker to try; works once, for \(minutes) minutes)
+                Press Ctrl-C to stop.
 
                 """
-            if let pickerURI { text += "  try it       \(pickerURI)\n" }
-            text += "Press Ctrl-C to stop.\n"
             FileHandle.standardOutput.write(Data(text.utf8))
         }
     }
 
-    /// What `serve --json` prints once it listens: one line.
+    /// Prints a sign-in link the server made because a picker page was opened without signing in.
+    private static func printSignInLink(_ link: String, json: Bool) {
+        if json {
+            printJSONLine(["signInUrl": link])
+        } else {
+            FileHandle.standardOutput.write(Data("  sign in      \(link)   (a new one-time link, asked for by a picker page)\n".utf8))
+        }
+    }
+
+    private static func printJSONLine(_ value: some Encodable) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var line = (try? encoder.encode(value)) ?? Data()
+        line.append(0x0A)
+        FileHandle.standardOutput.write(line)
+    }
+
+    /// What `serve --json` prints once it listens: one line. (Each sign-in link made later is
+    /// one more line, `{"signInUrl": …}`.)
     struct Announcement: Encodable {
         let url: String
         let port: Int
         let clientKey: String
         let library: String
         let backend: String
+        /// The person's one-time sign-in link; it goes on to ``pickerUri``.
+        let signInUrl: String
         /// A session made at start, to try the picker.
         let pickerUri: String?
     }

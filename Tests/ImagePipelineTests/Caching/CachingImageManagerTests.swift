@@ -1,6 +1,6 @@
 import AssetsKit
 import Foundation
-import ImagePipeline
+@testable import ImagePipeline
 import Testing
 import TestSupport
 
@@ -61,15 +61,19 @@ struct CachingImageManagerTests {
 
     @Test("identical requests in flight share one render, each caller gets its own answer")
     func coalescing() async throws {
-        let rendering = TestRendering(delay: .milliseconds(300))
+        let rendering = TestRendering(holding: "")
         let manager = CachingImageManager(rendering: rendering)
         let source = try await TestSources.source(Self.photo)
         let request = ImageRequest(targetSize: thumbnail.targetSize, contentMode: .fill, deliveryMode: .highQualityFormat)
-        let results = try await withThrowingTaskGroup(of: ImageResult.self) { group in
-            for _ in 0..<5 { group.addTask { try await manager.image(for: source, request: request).first { _ in true }! } }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
+        let key = ImageCacheKey(source: source.version, request: request)
+        let callers = (0..<5).map { _ in Task { try await manager.image(for: source, request: request).first { _ in true } } }
+        // The render is held until all five wait on it, however slowly their tasks start.
+        try await HangGuard.waitUntil("five callers waiting on the render") { await manager.coalescer.waiterCount(for: key) == 5 }
+        rendering.releaseHeld()
+        var results: [ImageResult] = []
+        for caller in callers { results.append(try #require(try await caller.value)) }
         #expect(results.count == 5)
+        #expect(results.allSatisfy { $0.source == .rendered }, "each got the shared render, not a cache hit after it")
         #expect(Set(results.map(\.data)).count == 1)
         #expect(await manager.renderCount == 1)
         #expect(rendering.started.count == 1)
@@ -77,16 +81,18 @@ struct CachingImageManagerTests {
 
     @Test("cancelling one of two coalesced callers does not cancel the other")
     func cancellingOneCaller() async throws {
-        let rendering = TestRendering(delay: .milliseconds(400))
+        let rendering = TestRendering(holding: "")
         let manager = CachingImageManager(rendering: rendering)
         let source = try await TestSources.source(Self.photo)
         let request = ImageRequest(targetSize: thumbnail.targetSize, contentMode: .fill, deliveryMode: .highQualityFormat)
+        let key = ImageCacheKey(source: source.version, request: request)
         let first = Task { try await manager.image(for: source, request: request).first { _ in true } }
         let second = Task { try await manager.image(for: source, request: request).first { _ in true } }
-        try await Task.sleep(for: .milliseconds(100))
+        try await HangGuard.waitUntil("both callers waiting on the render") { await manager.coalescer.waiterCount(for: key) == 2 }
         first.cancel()
         let delivered = (try? await first.value) ?? nil
         #expect(delivered == nil, "a cancelled caller gets no image")
+        rendering.releaseHeld()
         let survivor = try await second.value
         #expect(survivor?.pixelSize == PixelSize(width: 256, height: 256))
         #expect(await manager.renderCount == 1)
@@ -94,19 +100,21 @@ struct CachingImageManagerTests {
 
     @Test("cancelling the only caller stops the render that was still waiting for a slot")
     func cancellingStopsWork() async throws {
-        let rendering = TestRendering(delay: .milliseconds(300))
+        let rendering = TestRendering(holding: "busy")
         let manager = CachingImageManager(configuration: ImageManagerConfiguration(maxConcurrentRenders: 1), rendering: rendering)
         let busy = try await TestSources.source(Self.photo, key: "busy")
         let waiting = try await TestSources.source(Self.photo, key: "waiting")
         let request = ImageRequest(targetSize: thumbnail.targetSize, contentMode: .fill, deliveryMode: .highQualityFormat)
         let blocker = Task { try await manager.image(for: busy, request: request).first { _ in true } }
-        try await Task.sleep(for: .milliseconds(50))
+        try await HangGuard.waitUntil("the busy render's start") { rendering.started == ["busy"] }
         let cancelled = Task { try await manager.image(for: waiting, request: request).first { _ in true } }
-        try await Task.sleep(for: .milliseconds(50))
+        try await HangGuard.waitUntil("the second render queued for the slot") { await manager.scheduler.waitingCount == 1 }
         cancelled.cancel()
         _ = await cancelled.result
+        try await HangGuard.waitUntil("the cancelled render leaving the queue") { await manager.scheduler.waitingCount == 0 }
+        rendering.releaseHeld()
         _ = try await blocker.value
-        try await Task.sleep(for: .milliseconds(50))
         #expect(rendering.started == ["busy"])
+        #expect(await manager.renderCount == 1)
     }
 }

@@ -1,6 +1,6 @@
 import AssetsKit
 import Foundation
-import ImagePipeline
+@testable import ImagePipeline
 import Testing
 import TestSupport
 
@@ -16,7 +16,7 @@ struct PrefetchTests {
         let sources = try await (0..<8).asyncMap { try await TestSources.source("A_camera_exif/pillow__flower.jpg", key: "prefetch-\($0)") }
         let visible = try await TestSources.source("A_camera_exif/pillow__flower.jpg", key: "visible")
         manager.startCaching(sources, request: request)
-        while rendering.started.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
+        try await HangGuard.waitUntil("the first prefetch render's start") { !rendering.started.isEmpty }
         let results = try await manager.image(for: visible, request: ImageRequest(targetSize: request.targetSize, contentMode: .fill,
                                                                                   deliveryMode: .highQualityFormat)).reduce(into: []) { $0.append($1) }
         #expect(results.count == 1)
@@ -32,7 +32,7 @@ struct PrefetchTests {
         let manager = CachingImageManager()
         let sources = try await ["A_camera_exif/pillow__flower.jpg", "A_camera_exif/jhead__sony.jpg"].asyncMap { try await TestSources.source($0) }
         manager.startCaching(sources, request: request)
-        while manager.prefetchCount > 0 { try await Task.sleep(for: .milliseconds(10)) }
+        try await HangGuard.waitUntil("the end of prefetching") { manager.prefetchCount == 0 }
         for source in sources {
             let results = try await manager.image(for: source, request: request).reduce(into: []) { $0.append($1) }
             #expect(results.map(\.source) == [.memoryCache])
@@ -42,14 +42,22 @@ struct PrefetchTests {
 
     @Test("stopCaching cancels prefetch work that has not started")
     func stopCaching() async throws {
-        let rendering = TestRendering(delay: .milliseconds(200))
+        let rendering = TestRendering(holding: "p")
         let manager = CachingImageManager(configuration: ImageManagerConfiguration(maxConcurrentRenders: 2), rendering: rendering)
         let sources = try await (0..<6).asyncMap { try await TestSources.source("A_camera_exif/jhead__sony.jpg", key: "p\($0)") }
         manager.startCaching(sources, request: request)
-        try await Task.sleep(for: .milliseconds(30))
-        manager.stopCaching(Array(sources.dropFirst()), request: request)
-        try await Task.sleep(for: .milliseconds(500))
-        #expect(rendering.started == ["p0"])
+        // One prefetch render runs (held), the other five wait for a slot.
+        try await HangGuard.waitUntil("one prefetch render started, five queued") {
+            let waiting = await manager.scheduler.waitingCount
+            return rendering.started.count == 1 && waiting == 5
+        }
+        let running = try #require(rendering.started.first)
+        manager.stopCaching(sources.filter { $0.assetKey != running }, request: request)
+        try await HangGuard.waitUntil("the stopped renders leaving the queue") { await manager.scheduler.waitingCount == 0 }
+        rendering.releaseHeld()
+        try await HangGuard.waitUntil("the end of the running prefetch") { manager.prefetchCount == 0 }
+        #expect(rendering.started == [running])
+        #expect(await manager.renderCount == 1)
     }
 }
 

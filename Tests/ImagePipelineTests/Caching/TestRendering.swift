@@ -4,21 +4,17 @@ import ImagePipeline
 import Synchronization
 import TestSupport
 
-/// A renderer for tests: real libvips renders, optionally slowed down or held until the test
-/// lets them go, with a log of what started in which order.
+/// A renderer for tests: real libvips renders, optionally held until the test lets them go,
+/// with a log of what started in which order.
 final class TestRendering: ImageRendering {
-    let delay: Duration
     private let heldPrefix: String?
     private let real = LibvipsImageRendering()
     private let log = Mutex<[String]>([])
     private let hold = Mutex<(released: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
 
-    /// - Parameters:
-    ///   - delay: How long each render sleeps before it renders.
-    ///   - heldPrefix: Renders of asset keys with this prefix wait for ``releaseHeld()`` (a decode
-    ///     as slow as the test needs, whatever the machine's load).
-    init(delay: Duration = .zero, holding heldPrefix: String? = nil) {
-        self.delay = delay
+    /// - Parameter heldPrefix: Renders of asset keys with this prefix (`""`: every render) wait
+    ///   for ``releaseHeld()``: a decode as slow as the test needs, whatever the machine's load.
+    init(holding heldPrefix: String? = nil) {
         self.heldPrefix = heldPrefix
     }
 
@@ -46,7 +42,6 @@ final class TestRendering: ImageRendering {
                 if released { continuation.resume() }
             }
         }
-        if delay > .zero { try await Task.sleep(for: delay) }
         return try await real.render(source, request: request)
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import Testing
+import TestSupport
 @testable import ImagePipeline
 
 @Suite("ToolRunner")
@@ -24,7 +25,7 @@ struct ToolRunnerTests {
     @Test func drainsLargeOutputOnBothPipesWithoutDeadlock() async throws {
         // 1 MiB on stdout and 1 MiB on stderr, far beyond a pipe's buffer.
         let script = "head -c 1048576 /dev/zero; head -c 1048576 /dev/zero >&2"
-        let output = try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", script], timeout: .seconds(10))
+        let output = try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", script], timeout: .seconds(120))
         #expect(output.succeeded)
         #expect(output.standardOutput.count == 1_048_576)
         #expect(output.standardError.utf8.count == ToolRunner.standardErrorLimit)
@@ -40,36 +41,40 @@ struct ToolRunnerTests {
         #expect(ExternalTool.ffprobe.installHint == "install ffmpeg (apt-get install ffmpeg)")
     }
 
-    @Test func timeoutStopsTheToolQuickly() async throws {
-        let clock = ContinuousClock()
-        let start = clock.now
+    /// A run stopped by its timeout or by cancellation: the tool never got to its end (the
+    /// marker it would write after its 60 s is missing) and its process group is gone. The
+    /// timeouts (5 s) are far beyond the milliseconds the tool needs to start and note its id.
+    @Test func timeoutStopsTheTool() async throws {
+        let tool = try StoppableTool()
+        defer { tool.remove() }
         let error = await #expect(throws: ToolError.self) {
-            _ = try await ToolRunner.run(ExternalTool("sleep"), arguments: ["60"], timeout: .milliseconds(500))
+            _ = try await ToolRunner.run(ExternalTool("sh"), arguments: tool.arguments(), timeout: .seconds(5))
         }
-        #expect(error == .timedOut(tool: "sleep", seconds: 0.5))
-        #expect(clock.now - start < .seconds(30), "stopped long before the tool's own 60 s")
+        #expect(error == .timedOut(tool: "sh", seconds: 5))
+        try await tool.expectStoppedEarly()
     }
 
     @Test func timeoutKillsAToolThatIgnoresSIGTERM() async throws {
-        let clock = ContinuousClock()
-        let start = clock.now
-        await #expect(throws: ToolError.timedOut(tool: "sh", seconds: 0.3)) {
-            _ = try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", "trap '' TERM; sleep 60 & wait; sleep 60"],
-                                         timeout: .milliseconds(300))
+        let tool = try StoppableTool()
+        defer { tool.remove() }
+        await #expect(throws: ToolError.timedOut(tool: "sh", seconds: 5)) {
+            _ = try await ToolRunner.run(ExternalTool("sh"), arguments: tool.arguments(ignoringSIGTERM: true),
+                                         timeout: .seconds(5))
         }
-        #expect(clock.now - start < .seconds(30), "stopped long before the tool's own 60 s")
+        try await tool.expectStoppedEarly()
     }
 
     @Test func cancellationStopsTheTool() async throws {
-        let clock = ContinuousClock()
-        let start = clock.now
+        let tool = try StoppableTool()
+        defer { tool.remove() }
         let task = Task {
-            try await ToolRunner.run(ExternalTool("sleep"), arguments: ["60"], timeout: .seconds(120))
+            try await ToolRunner.run(ExternalTool("sh"), arguments: tool.arguments(), timeout: .seconds(600))
         }
-        try await Task.sleep(for: .milliseconds(200))
+        // Cancelled once the tool is surely running, however long its start takes.
+        try await HangGuard.waitUntil("the tool's start") { tool.processGroup != nil }
         task.cancel()
         await #expect(throws: CancellationError.self) { _ = try await task.value }
-        #expect(clock.now - start < .seconds(30), "stopped long before the tool's own 60 s")
+        try await tool.expectStoppedEarly()
     }
 
     @Test func cancelledBeforeStartDoesNotRun() async throws {
@@ -86,7 +91,7 @@ struct ToolRunnerTests {
         let outputs = try await withThrowingTaskGroup(of: ToolOutput.self) { group in
             for _ in 0..<count {
                 group.addTask {
-                    try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", script], timeout: .seconds(60))
+                    try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", script], timeout: .seconds(600))
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -140,7 +145,7 @@ struct ToolRunnerTests {
         // The background sleep keeps standard output open after sh exits; it is alive until its
         // group is killed, so finding it ended shows the run did not just wait out the drain.
         let output = try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", "sleep 60 & echo $!"],
-                                              timeout: .seconds(30), exitWatch: exitWatch)
+                                              timeout: .seconds(600), exitWatch: exitWatch)
         #expect(output.succeeded)
         let grandchild = try #require(pid_t(String(decoding: output.standardOutput, as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -153,13 +158,11 @@ struct ToolRunnerTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let pidFile = folder.appendingPathComponent("pid").path
-        let clock = ContinuousClock()
-        let start = clock.now
-        await #expect(throws: ToolError.timedOut(tool: "sh", seconds: 0.5)) {
+        // 5 s: far beyond the milliseconds sh needs to start the sleep and note its id.
+        await #expect(throws: ToolError.timedOut(tool: "sh", seconds: 5)) {
             _ = try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", "sleep 60 & echo $! > \"$0\"; wait", pidFile],
-                                         timeout: .milliseconds(500), exitWatch: exitWatch)
+                                         timeout: .seconds(5), exitWatch: exitWatch)
         }
-        #expect(clock.now - start < .seconds(30), "stopped long before the tool's own 60 s")
         let grandchild = try #require(pid_t(try String(contentsOfFile: pidFile, encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(await hasEnded(grandchild), "the grandchild was stopped with the tool's process group")
@@ -167,24 +170,29 @@ struct ToolRunnerTests {
 
     @Test func descendantThatLeftTheGroupHoldsTheAnswerOnlyForTheDrainGrace() async throws {
         // setsid takes the sleep out of the tool's process group, so it survives the tool and
-        // keeps standard output open; the drain grace is the safety net. The tool exited well
-        // before its timeout, so it is not reported as timed out.
+        // keeps standard output open; the drain grace is the safety net. The shell waits until
+        // the sleep is in a session of its own (field 6 of its /proc stat), however long a busy
+        // machine takes to start it, and exits long before its timeout (so no time-out error).
+        let script = #"setsid sleep 60 & pid=$!; while [ "$(cut -d' ' -f6 /proc/$pid/stat)" != "$pid" ]; do :; done; echo $pid"#
         let clock = ContinuousClock()
         let start = clock.now
-        let output = try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", "setsid sleep 60 & echo $!"],
-                                              timeout: .milliseconds(1500), exitWatch: .pidfdIfAvailable,
+        let output = try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", script],
+                                              timeout: .seconds(600), exitWatch: .pidfdIfAvailable,
                                               drainGracePeriod: .seconds(2))
         let escaped = try #require(pid_t(String(decoding: output.standardOutput, as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)))
         defer { kill(escaped, SIGKILL) }
         #expect(output.succeeded)
+        // The answer came while the escaped sleep still held the pipe: the grace ended the wait.
+        #expect(kill(escaped, 0) == 0, "the escaped descendant is still running")
+        // A lower bound only (a busy machine makes it longer, never shorter): the output was
+        // read until the grace ran out, not dropped at the tool's exit.
         #expect(clock.now - start >= .seconds(2), "output was read until the drain grace ran out")
-        #expect(clock.now - start < .seconds(30))
     }
 
     @Test func pollingExitWatchCapturesOutputAndStops() async throws {
         let output = try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", "head -c 300000 /dev/zero; echo e >&2; exit 3"],
-                                              timeout: .seconds(30), exitWatch: .polling)
+                                              timeout: .seconds(600), exitWatch: .polling)
         #expect(output.terminationStatus == 3 && !output.wasSignalled)
         #expect(output.standardOutput.count == 300_000)
         #expect(output.standardError == "e\n")
@@ -206,16 +214,58 @@ struct ToolRunnerTests {
         _ = try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", "kill -TERM $$"])
         _ = try await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", "sleep 60 & echo $!"])
         _ = try? await ToolRunner.run(ExternalTool("sh"), arguments: ["-c", "trap '' TERM; sleep 60"], timeout: .milliseconds(200))
-        let task = Task { try await ToolRunner.run(ExternalTool("sleep"), arguments: ["60"]) }
-        try await Task.sleep(for: .milliseconds(100))
+        let tool = try StoppableTool()
+        defer { tool.remove() }
+        let task = Task { try await ToolRunner.run(ExternalTool("sh"), arguments: tool.arguments()) }
+        try await HangGuard.waitUntil("the tool's start") { tool.processGroup != nil }
         task.cancel()
         _ = try? await task.value
         // Not `waitpid(-1, WNOHANG)`: that would reap the children of runs in other tests. Other
-        // tests' runs may be between exit and reaping at any instant, so a zombie counts only
-        // if it is still one a while later.
+        // tests' runs may be between exit and reaping at any instant, so a zombie seen now
+        // counts only if it never goes: each one must be reaped eventually.
         let zombies = zombieChildren()
-        if !zombies.isEmpty { try await Task.sleep(for: .seconds(2)) }
-        #expect(zombieChildren().intersection(zombies).isEmpty, "no child of ours stays a zombie")
+        try await HangGuard.waitUntil("the reaping of zombie children \(zombies)") {
+            zombieChildren().isDisjoint(with: zombies)
+        }
+    }
+}
+
+/// A `sh` tool for the tests that stop one: it writes its process id (its process group's, as
+/// ToolRunner makes it a group leader) to a file, then sleeps 60 s and only then writes a
+/// marker. A stopped run leaves no marker and no process in the group.
+private struct StoppableTool {
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tool-runner-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    private var pidFile: URL { folder.appendingPathComponent("pid") }
+    private var marker: URL { folder.appendingPathComponent("finished") }
+
+    /// The arguments for `sh`; with `ignoringSIGTERM`, the shell and its sleep ignore `SIGTERM`.
+    func arguments(ignoringSIGTERM: Bool = false) -> [String] {
+        let script = (ignoringSIGTERM ? "trap '' TERM; " : "") + "echo $$ > \"$0.tmp\"; mv \"$0.tmp\" \"$0\"; sleep 60; touch \"$1\""
+        return ["-c", script, pidFile.path, marker.path]
+    }
+
+    /// The tool's process group, once it has started.
+    var processGroup: pid_t? {
+        (try? String(contentsOf: pidFile, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    /// Expects the tool stopped before its end: no marker, and its process group ends (a
+    /// killed member may be a zombie for a moment, until its new parent reaps it).
+    func expectStoppedEarly() async throws {
+        let group = try #require(processGroup, "the tool started")
+        #expect(!FileManager.default.fileExists(atPath: marker.path), "the tool was stopped before its 60 s were up")
+        try await HangGuard.waitUntil("the end of the tool's process group") { livingMembers(ofGroup: group).isEmpty }
+    }
+
+    func remove() {
+        if let group = processGroup { kill(-group, SIGKILL) }
+        try? FileManager.default.removeItem(at: folder)
     }
 }
 
@@ -233,9 +283,21 @@ private func zombieChildren() -> Set<pid_t> {
     return zombies
 }
 
-/// Whether `pid` is gone (or only a zombie awaiting its new parent), waiting up to 10 s for it.
+/// The processes of group `group` that are not zombies, from `/proc`.
+private func livingMembers(ofGroup group: pid_t) -> [pid_t] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry in
+        guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        // After "pid (comm)": state, ppid, pgrp, ...
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 2 && fields[0] != "Z" && pid_t(fields[2]) == group ? pid : nil
+    }
+}
+
+/// Whether `pid` is gone (or only a zombie awaiting its new parent), waiting for it up to a
+/// hang guard of 2 minutes (it takes milliseconds).
 private func hasEnded(_ pid: pid_t) async -> Bool {
-    for _ in 0..<200 {
+    for _ in 0..<2_400 {
         if kill(pid, 0) != 0 { return true }
         let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
         if let close = stat.lastIndex(of: ")"), stat[stat.index(after: close)...].hasPrefix(" Z") { return true }

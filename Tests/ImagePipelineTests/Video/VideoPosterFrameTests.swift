@@ -35,14 +35,11 @@ struct VideoPosterFrameTests {
         #expect(size.width == 100 && size.height == 67)
     }
 
-    @Test func movWithoutFramesFailsQuickly() async throws {
+    @Test func movWithoutFramesIsNoFrames() async throws {
         let mov = TestData.file("E_formats/exiftool__QuickTime.mov")
-        let clock = ContinuousClock()
-        let start = clock.now
         await #expect(throws: VideoError.noFrames(file: mov)) {
             _ = try await VideoPosterFrame.extract(from: mov, maxSize: PixelSize(width: 256, height: 256))
         }
-        #expect(clock.now - start < .seconds(30), "bounded by the tools' timeouts, never a hang")
     }
 
     @Test func rotatedVideoGivesAnUprightPortraitFrame() async throws {

@@ -22,9 +22,9 @@ struct ChangeOutput: Encodable {
 }
 
 extension LibraryOptions {
-    /// Opens the library and applies `requests` in one transaction.
+    /// Opens the library (making its index when missing) and applies `requests` in one transaction.
     func perform(_ requests: [ChangeRequest]) async throws -> ChangeResult {
-        let library = try await open()
+        let library = try await open(mayCreateIndex: true)
         guard library.isWritable else {
             throw LibraryError.readOnly(path: library.rootURL.path, reason: "the \(library.backendName) backend cannot change the library; use --backend indexed on a writable folder")
         }

@@ -48,7 +48,7 @@ struct DraftCommand: AsyncParsableCommand {
 extension LibraryOptions {
     /// The library, which must be an indexed one (drafts live in the index).
     func indexedLibrary() async throws -> IndexedLibrary {
-        guard let library = try await open() as? IndexedLibrary else {
+        guard let library = try await open(mayCreateIndex: true) as? IndexedLibrary else {
             throw LibraryError.unsupported("drafts of a folder library (open it with --backend indexed)")
         }
         return library

@@ -1,0 +1,105 @@
+import Foundation
+import Synchronization
+
+/// The person's sign-in: one-time sign-in links and the browsers they signed in.
+///
+/// The picker server has two principals. A client program holds the client key and receives
+/// only picks; the *person*, the library's owner, browses and picks. The person proves who they
+/// are by opening a one-time link that only the server's operator sees (`serve` prints it in its
+/// terminal); opening it makes a browser token, kept by the browser as a cookie. Both are
+/// `id.secret`: the id finds the entry, the secret (128 bits for links, 256 for browsers) is
+/// compared in constant time. A link works once and for ``linkLifetime``; a browser stays signed
+/// in for ``browserLifetime`` or until the server restarts (nothing is stored on disk).
+public final class PersonSignIn: Sendable {
+    /// How long a sign-in link can be used.
+    public let linkLifetime: Duration
+    /// How long a signed-in browser stays signed in.
+    public let browserLifetime: Duration
+    private let now: @Sendable () -> Date
+    private let state = Mutex(State())
+
+    /// Live links and browsers kept at most; beyond that the ones that expire first go.
+    private static let capacity = (links: 16, browsers: 1_000)
+
+    private struct Entry {
+        let secret: String
+        let expires: Date
+    }
+
+    private struct State {
+        var links: [String: Entry] = [:]
+        var browsers: [String: Entry] = [:]
+    }
+
+    /// A sign-in with links living `linkLifetime` (default 15 minutes) and browsers signed in for
+    /// `browserLifetime` (default 12 hours); `now` is the clock.
+    public init(linkLifetime: Duration = .seconds(15 * 60), browserLifetime: Duration = .seconds(12 * 3_600),
+                now: @escaping @Sendable () -> Date = Date.init) {
+        self.linkLifetime = linkLifetime
+        self.browserLifetime = browserLifetime
+        self.now = now
+    }
+
+    /// A new one-time sign-in link token.
+    public func makeLink() -> String {
+        let time = now()
+        return state.withLock { state in Self.insert(into: &state.links, lifetime: linkLifetime, at: time, capacity: Self.capacity.links) }
+    }
+
+    /// A new one-time link token when no unused one is live, else `nil`: what a sign-in page
+    /// asks for, so that anyone reaching the server can make at most one link per lifetime.
+    public func makeLinkUnlessOneIsLive() -> String? {
+        let time = now()
+        return state.withLock { state in
+            state.links = state.links.filter { $0.value.expires > time }
+            guard state.links.isEmpty else { return nil }
+            return Self.insert(into: &state.links, lifetime: linkLifetime, at: time, capacity: Self.capacity.links)
+        }
+    }
+
+    /// Uses up a sign-in link: a new browser token when the link is live and unused, else `nil`.
+    public func redeem(link token: String) -> String? {
+        let time = now()
+        return state.withLock { state in
+            guard Self.take(token, from: &state.links, at: time) else { return nil }
+            return Self.insert(into: &state.browsers, lifetime: browserLifetime, at: time, capacity: Self.capacity.browsers, secretBytes: 32)
+        }
+    }
+
+    /// Whether `token` is a browser this server signed in and that has not expired.
+    public func isSignedIn(browser token: some StringProtocol) -> Bool {
+        let time = now()
+        return state.withLock { state in
+            guard let (id, secret) = Self.split(token), let entry = state.browsers[id] else { return false }
+            guard entry.expires > time else {
+                state.browsers[id] = nil
+                return false
+            }
+            return SecretToken.matches(secret, entry.secret)
+        }
+    }
+
+    private static func insert(into entries: inout [String: Entry], lifetime: Duration, at time: Date, capacity: Int,
+                               secretBytes: Int = 16) -> String {
+        entries = entries.filter { $0.value.expires > time }
+        while entries.count >= capacity, let first = entries.min(by: { $0.value.expires < $1.value.expires }) {
+            entries[first.key] = nil
+        }
+        let id = SecretToken.make(), secret = SecretToken.make(byteCount: secretBytes)
+        entries[id] = Entry(secret: secret, expires: time.addingTimeInterval(lifetime.seconds))
+        return "\(id).\(secret)"
+    }
+
+    /// Removes the entry `token` names; whether it was live and its secret matched.
+    private static func take(_ token: String, from entries: inout [String: Entry], at time: Date) -> Bool {
+        guard let (id, secret) = split(token), let entry = entries[id] else { return false }
+        guard SecretToken.matches(secret, entry.secret) else { return false }
+        entries[id] = nil
+        return entry.expires > time
+    }
+
+    private static func split(_ token: some StringProtocol) -> (id: String, secret: Substring)? {
+        guard token.utf8.count <= 128, let dot = token.firstIndex(of: ".") else { return nil }
+        return (String(token[..<dot]), Substring(token[token.index(after: dot)...]))
+    }
+}

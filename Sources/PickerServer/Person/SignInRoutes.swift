@@ -1,0 +1,49 @@
+import Foundation
+import Hummingbird
+import Picker
+
+/// `GET /signin/{link}`: the person opens the one-time link `serve` printed; the browser is
+/// signed in (``PersonCookie``) and goes on to the picker page named by `next`, if any.
+///
+/// The link is used up by that request and works only for its lifetime; a link used again,
+/// expired or made up gets the same refusal. A `HEAD` (a link preview) uses nothing up.
+struct SignInRoutes: Sendable {
+    let state: ServerState
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("signin/:link") { request, context in
+            guard request.method == .get else { return Response(status: .ok, headers: [.cacheControl: "no-store"]) }
+            guard let browser = state.signIn.redeem(link: try context.parameters.require("link")) else {
+                state.logger.notice("a sign-in link was refused (used, expired or unknown)")
+                return SignInPages.linkRefused
+            }
+            state.logger.info("a browser signed in as the person")
+            let next = request.uri.queryParameters.get("next").flatMap { Self.isPickerPage($0) ? $0 : nil }
+            var response = SignInPages.signedIn(next: next)
+            response.headers[.setCookie] = PersonCookie.setCookie(name: state.personCookieName, token: browser,
+                                                                  maxAge: Int(state.signIn.browserLifetime.components.seconds))
+            return response
+        }
+    }
+
+    /// The path of a sign-in link, going on to `next` (a picker page's path) once signed in.
+    static func path(link: String, next: String?) -> String {
+        "/signin/\(link)" + (next.map { "?next=\($0)" } ?? "")
+    }
+
+    /// Whether `path` is a picker page's path (`/picker/{session}/{token}/`): the only place a
+    /// sign-in goes on to, so that a link cannot be made to send the browser elsewhere.
+    static func isPickerPage(_ path: String) -> Bool {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 5, parts[0].isEmpty, parts[1] == "picker", parts[4].isEmpty else { return false }
+        return parts[2...3].allSatisfy { part in
+            (1...64).contains(part.utf8.count) && part.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                     UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"): true
+                default: false
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Picker
+import TestSupport
+import Testing
+
+/// The person's sign-in links and browsers: used once, expiring, secrets checked, and a bound on
+/// how many links strangers can make.
+@Suite struct PersonSignInTokenTests {
+    @Test func aLinkSignsOneBrowserInOnce() throws {
+        let signIn = PersonSignIn()
+        let link = signIn.makeLink()
+        let browser = try #require(signIn.redeem(link: link))
+        #expect(signIn.isSignedIn(browser: browser))
+        #expect(signIn.redeem(link: link) == nil)
+        #expect(browser.split(separator: ".").last?.count == 43) // 256 bits in base64url
+    }
+
+    @Test func aWrongSecretIsRefusedAndUsesNothingUp() throws {
+        let signIn = PersonSignIn()
+        let link = signIn.makeLink()
+        let id = try #require(link.split(separator: ".").first)
+        #expect(signIn.redeem(link: "\(id).AAAAAAAAAAAAAAAAAAAAAA") == nil)
+        #expect(signIn.redeem(link: String(id)) == nil)
+        let browser = try #require(signIn.redeem(link: link))
+        let browserID = try #require(browser.split(separator: ".").first)
+        #expect(!signIn.isSignedIn(browser: "\(browserID).\(String(repeating: "A", count: 43))"))
+        #expect(!signIn.isSignedIn(browser: link))
+        #expect(signIn.isSignedIn(browser: browser))
+    }
+
+    @Test func linksAndBrowsersExpire() throws {
+        let clock = TestClock()
+        let signIn = PersonSignIn(linkLifetime: .seconds(60), browserLifetime: .seconds(600), now: { clock.now })
+        let late = signIn.makeLink()
+        let browser = try #require(signIn.redeem(link: signIn.makeLink()))
+        clock.advance(60)
+        #expect(signIn.redeem(link: late) == nil)
+        #expect(signIn.isSignedIn(browser: browser))
+        clock.advance(540)
+        #expect(!signIn.isSignedIn(browser: browser))
+    }
+
+    @Test func strangersMakeAtMostOneLiveLink() {
+        let clock = TestClock()
+        let signIn = PersonSignIn(linkLifetime: .seconds(60), now: { clock.now })
+        let first = signIn.makeLinkUnlessOneIsLive()
+        #expect(first != nil)
+        #expect(signIn.makeLinkUnlessOneIsLive() == nil)
+        clock.advance(61)
+        #expect(signIn.makeLinkUnlessOneIsLive() != nil)
+        // Once the live link is used, the next page may make another.
+        let second = PersonSignIn()
+        _ = second.redeem(link: second.makeLinkUnlessOneIsLive()!)
+        #expect(second.makeLinkUnlessOneIsLive() != nil)
+    }
+}

@@ -1,0 +1,33 @@
+/// Waits for things that must happen eventually, with a deadline that only catches a hang.
+///
+/// The deadline is no timing claim: it is far beyond the expected time (at least ten times it,
+/// on a busy machine), and when it passes the failure says that it was the hang guard.
+public enum HangGuard {
+    /// The default deadline: minutes, for things that take well under ten seconds.
+    public static let defaultLimit: Duration = .seconds(300)
+
+    /// What a passed hang guard throws.
+    public struct Expired: Error, CustomStringConvertible {
+        public let what: String
+        public let limit: Duration
+
+        public init(what: String, limit: Duration) {
+            self.what = what
+            self.limit = limit
+        }
+        public var description: String {
+            "hang guard: \(what) did not happen within \(limit), far beyond its expected time; the code under test is stuck"
+        }
+    }
+
+    /// Returns once `condition` holds, checking it every few milliseconds; throws ``Expired``
+    /// if it still does not hold after `limit`.
+    public static func waitUntil(_ what: @autoclosure () -> String, limit: Duration = defaultLimit,
+                                 _ condition: () async throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + limit
+        while try await !condition() {
+            guard ContinuousClock.now < deadline else { throw Expired(what: what(), limit: limit) }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}
