@@ -31,9 +31,12 @@ package struct FileEntry: Sendable, Hashable {
     }
 
     /// The entry for the media file at `relativePath` as it is on disk now, if it still is one.
+    /// A path through a symbolic link that leads out of the library is not one (``SymbolicLinkPolicy``).
     package static func current(at relativePath: String, root: URL) -> FileEntry? {
+        let path = root.path + "/" + relativePath
+        guard SymbolicLinkPolicy(root: root)?.contains(path) == true else { return nil }
         var status = stat()
-        guard stat(root.path + "/" + relativePath, &status) == 0 else { return nil }
+        guard stat(path, &status) == 0 else { return nil }
         return FileEntry(relativePath: relativePath, root: root, status: status)
     }
 }
@@ -63,7 +66,9 @@ package struct DirectoryListing: Sendable {
 /// Walks a folder tree live with POSIX calls, so that nothing in the tree stops the walk: an
 /// unreadable folder, a file deleted mid-walk, a symbolic-link loop, a name that is not UTF-8,
 /// a FIFO named like a photo. Each of those is reported and passed over. Hidden files and
-/// folders (a leading dot, e.g. an index folder) are not part of the library.
+/// folders (a leading dot, e.g. an index folder) are not part of the library. Symbolic links
+/// are followed only inside the root (``SymbolicLinkPolicy``); one leading out is reported and
+/// passed over. A walk in a cancelled task stops at the next folder.
 package struct FolderEnumerator {
     package let root: URL
 
@@ -72,11 +77,13 @@ package struct FolderEnumerator {
     }
 
     /// Every media file under the root, in directory order, and what was passed over.
+    /// - Throws: `CancellationError` when the task is cancelled during the walk.
     package func enumerate() throws -> (files: [FileEntry], skipped: [SkippedFile]) {
         var walk = try directories()
         var files: [FileEntry] = []
         var skipped: [SkippedFile] = []
         while let listing = walk.next() {
+            try Task.checkCancellation()
             files += listing.files
             skipped += listing.skipped
         }
@@ -88,22 +95,24 @@ package struct FolderEnumerator {
     package func directories() throws -> FolderWalk {
         var rootStatus = stat()
         guard stat(root.path, &rootStatus) == 0, (rootStatus.st_mode & S_IFMT) == S_IFDIR,
-              let handle = opendir(root.path) else {
+              let links = SymbolicLinkPolicy(root: root), let handle = opendir(root.path) else {
             throw LibraryError.accessDenied(path: root.path, reason: "not a readable folder")
         }
         closedir(handle)
-        return FolderWalk(root: root, rootStatus: rootStatus)
+        return FolderWalk(root: root, rootStatus: rootStatus, links: links)
     }
 }
 
 /// A depth-first walk of a folder tree, one folder per step, in name order.
 package struct FolderWalk: Sendable {
     private let root: URL
+    private let links: SymbolicLinkPolicy
     private var visited: Set<DirectoryKey>
     private var pending: [String] = [""]
 
-    fileprivate init(root: URL, rootStatus: stat) {
+    fileprivate init(root: URL, rootStatus: stat, links: SymbolicLinkPolicy) {
         self.root = root
+        self.links = links
         self.visited = [DirectoryKey(rootStatus)]
     }
 
@@ -127,10 +136,21 @@ package struct FolderWalk: Sendable {
             }
             if name.hasPrefix(".") { continue }
             let relativePath = Self.join(directory, name)
+            let path = root.path + "/" + relativePath
             var status = stat()
-            guard stat(root.path + "/" + relativePath, &status) == 0 else {
+            guard lstat(path, &status) == 0 else {
                 listing.skipped.append(SkippedFile(path: relativePath, reason: "cannot read: \(Self.lastErrorText())"))
                 continue
+            }
+            if (status.st_mode & S_IFMT) == S_IFLNK {
+                if let refusal = links.refusal(ofLinkAt: path) {
+                    listing.skipped.append(SkippedFile(path: relativePath, reason: refusal))
+                    continue
+                }
+                guard stat(path, &status) == 0 else {
+                    listing.skipped.append(SkippedFile(path: relativePath, reason: "cannot read: \(Self.lastErrorText())"))
+                    continue
+                }
             }
             switch status.st_mode & S_IFMT {
             case S_IFDIR:
@@ -142,9 +162,7 @@ package struct FolderWalk: Sendable {
             case S_IFREG:
                 if let file = FileEntry(relativePath: relativePath, root: root, status: status) { listing.files.append(file) }
             default:
-                if MediaFileType.mediaType(ofFileNamed: name) != nil {
-                    listing.skipped.append(SkippedFile(path: relativePath, reason: "not a regular file"))
-                }
+                listing.skipped.append(SkippedFile(path: relativePath, reason: "not a regular file"))
             }
         }
         pending.append(contentsOf: subdirectories.sorted().reversed())

@@ -59,7 +59,7 @@ public struct PickerServer: Sendable {
         let serverName = "assets-picker"
         let app = Application(
             router: router,
-            server: .picker { RenditionFastPath(state: state, serverName: serverName) },
+            server: .picker(limits: configuration.limits) { RenditionFastPath(state: state, serverName: serverName) },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port

@@ -16,6 +16,8 @@ public struct PickerServerConfiguration: Sendable {
     /// The URL people reach the server at, when it differs from the address it listens on (a
     /// proxy in front); `nil`: the address it listens on. Never taken from a request's `Host`.
     public var publicBaseURL: URL?
+    /// Timeouts and caps for connections and uploads.
+    public var limits = PickerServerLimits()
 
     /// A configuration; the client key defaults to a new random one.
     public init(host: String = "127.0.0.1", port: Int = 8080, clientKey: String = SecretToken.make(byteCount: 24),

@@ -34,12 +34,13 @@ final class TestServer: Sendable {
     ///   - signIn: The person's sign-in (e.g. one on a ``TestClock``); by default a new one.
     ///   - adding: More files for the library, copied into its `DCIM` folder before it is indexed.
     ///   - port: The port to listen on; by default a free one.
+    ///   - limits: The server's timeouts and caps.
     static func indexed(sessions: PickerSessionStore? = nil, signIn: PersonSignIn = PersonSignIn(),
-                        adding files: [URL] = [], port: Int = 0) async throws -> TestServer {
+                        adding files: [URL] = [], port: Int = 0, limits: PickerServerLimits = PickerServerLimits()) async throws -> TestServer {
         let root = try await corpusLibrary()
         for file in files { try FileManager.default.copyItem(at: file, to: root.appendingPathComponent("DCIM/\(file.lastPathComponent)")) }
         let library = try await LibraryOpener().open(root: root, backend: .indexed, indexURL: indexURL(forLibrary: root))
-        return try await TestServer(library: library, root: root, sessions: sessions, signIn: signIn, port: port)
+        return try await TestServer(library: library, root: root, sessions: sessions, signIn: signIn, port: port, limits: limits)
     }
 
     /// A server over a read-only folder library of the same files.
@@ -75,10 +76,12 @@ final class TestServer: Sendable {
         return root
     }
 
-    private init(library: any PhotoLibrary, root: URL, sessions: PickerSessionStore?, signIn: PersonSignIn, port: Int) async throws {
+    private init(library: any PhotoLibrary, root: URL, sessions: PickerSessionStore?, signIn: PersonSignIn, port: Int,
+                 limits: PickerServerLimits = PickerServerLimits()) async throws {
         self.library = library
         self.root = root
-        let configuration = PickerServerConfiguration(host: "127.0.0.1", port: port, clientKey: clientKey)
+        var configuration = PickerServerConfiguration(host: "127.0.0.1", port: port, clientKey: clientKey)
+        configuration.limits = limits
         var logger = Logger(label: "test-server")
         logger.logLevel = .critical // stopping by cancellation is logged as an error
         let shown = shownSignInLinks

@@ -35,34 +35,36 @@ public struct ImageRenderer: Sendable {
 
     /// Reads a file's header: size, orientation, pages, format and EXIF block.
     public func header(of url: URL) throws -> ImageHeader {
-        try Vips.start()
-        try checkReadable(url)
-        var raw = cvips_header()
-        var exif: UnsafeMutableRawPointer?
-        var exifLength = 0
-        guard cvips_read_header(url.path, failOn, &raw, &exif, &exifLength) == 0 else {
-            throw loadError(for: url)
-        }
-        defer { cvips_free(exif) }
-        let loader = withUnsafeBytes(of: raw.loader) { bytes in
-            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        }
-        var header = ImageHeader(
-            storedSize: PixelSize(width: Int(raw.width), height: Int(raw.height)),
-            orientation: Int(raw.orientation),
-            pageCount: max(1, Int(raw.pages)),
-            hasAlpha: raw.has_alpha != 0,
-            format: Self.formatName(loader: loader, url: url),
-            exif: exif.map { Data(bytes: $0, count: exifLength) }
-        )
-        if header.format == "png", header.exif == nil, let block = try? PNGExifLocator.exifBlock(inPNGAt: url) {
-            header.exif = block
-            if let orientation = try? ExifReader.parse(block).orientation, orientation != 1 {
-                header.orientation = orientation
-                header.orientationOutsideDecoder = orientation
+        try VipsErrorScope.run {
+            try Vips.start()
+            try checkReadable(url)
+            var raw = cvips_header()
+            var exif: UnsafeMutableRawPointer?
+            var exifLength = 0
+            guard cvips_read_header(url.path, failOn, &raw, &exif, &exifLength) == 0 else {
+                throw loadError(for: url)
             }
+            defer { cvips_free(exif) }
+            let loader = withUnsafeBytes(of: raw.loader) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            var header = ImageHeader(
+                storedSize: PixelSize(width: Int(raw.width), height: Int(raw.height)),
+                orientation: Int(raw.orientation),
+                pageCount: max(1, Int(raw.pages)),
+                hasAlpha: raw.has_alpha != 0,
+                format: Self.formatName(loader: loader, url: url),
+                exif: exif.map { Data(bytes: $0, count: exifLength) }
+            )
+            if header.format == "png", header.exif == nil, let block = try? PNGExifLocator.exifBlock(inPNGAt: url) {
+                header.exif = block
+                if let orientation = try? ExifReader.parse(block).orientation, orientation != 1 {
+                    header.orientation = orientation
+                    header.orientationOutsideDecoder = orientation
+                }
+            }
+            return header
         }
-        return header
     }
 
     /// Renders `url` to fit or fill `size`, upright, never enlarged.
@@ -74,48 +76,54 @@ public struct ImageRenderer: Sendable {
     /// 12-MP photo for a 256-pixel thumbnail) with fast DCT.
     public func render(_ url: URL, size: PixelSize, mode: ContentMode, format: ImageFormat, quality: Int,
                        resizeMode: ResizeMode = .exact) throws -> ImageResult {
-        let header = try checkPixelLimit(of: url)
-        let extraOrientation = header.orientationOutsideDecoder
-        let box = extraOrientation >= 5 ? size.transposed : size
-        var image: OpaquePointer?
-        let width = Int32(clamping: box.width), height = Int32(clamping: box.height), crop: Int32 = mode == .fill ? 1 : 0
-        // The header just read tells the JPEG path all it needs: the file is not opened twice.
-        let status = header.format == "jpeg"
-            ? cvips_thumbnail_jpeg_direct(url.path, Int32(clamping: header.storedSize.width), Int32(clamping: header.storedSize.height),
-                                          Int32(header.orientation),
-                                          width, height, crop, failOn, resizeMode == .fast ? 1 : 0, &image)
-            : cvips_thumbnail_file(url.path, width, height, crop, failOn, &image)
-        guard status == 0, let image else {
-            throw loadError(for: url)
+        try VipsErrorScope.run {
+            let header = try checkPixelLimit(of: url)
+            let extraOrientation = header.orientationOutsideDecoder
+            let box = extraOrientation >= 5 ? size.transposed : size
+            var image: OpaquePointer?
+            let width = Int32(clamping: box.width), height = Int32(clamping: box.height), crop: Int32 = mode == .fill ? 1 : 0
+            // The header just read tells the JPEG path all it needs: the file is not opened twice.
+            let status = header.format == "jpeg"
+                ? cvips_thumbnail_jpeg_direct(url.path, Int32(clamping: header.storedSize.width), Int32(clamping: header.storedSize.height),
+                                              Int32(header.orientation),
+                                              width, height, crop, failOn, resizeMode == .fast ? 1 : 0, &image)
+                : cvips_thumbnail_file(url.path, width, height, crop, failOn, &image)
+            guard status == 0, let image else {
+                throw loadError(for: url)
+            }
+            return try encode(try oriented(VipsImageHandle(image), extraOrientation, name: url.path),
+                              format: format, quality: quality, source: .rendered, file: url.path)
         }
-        return try encode(try oriented(VipsImageHandle(image), extraOrientation, name: url.path),
-                          format: format, quality: quality, source: .rendered, file: url.path)
     }
 
     /// Renders encoded image bytes (a video frame, an embedded thumbnail) to fit or fill `size`.
     public func render(data: Data, name: String, size: PixelSize, mode: ContentMode,
                        format: ImageFormat, quality: Int, source: ImageSource) throws -> ImageResult {
-        try Vips.start()
-        var image: OpaquePointer?
-        let width = Int32(clamping: size.width), height = Int32(clamping: size.height)
-        let status = data.withUnsafeBytes { bytes in
-            cvips_thumbnail_buffer(bytes.baseAddress, bytes.count, width, height, mode == .fill ? 1 : 0, failOn, &image)
+        try VipsErrorScope.run {
+            try Vips.start()
+            var image: OpaquePointer?
+            let width = Int32(clamping: size.width), height = Int32(clamping: size.height)
+            let status = data.withUnsafeBytes { bytes in
+                cvips_thumbnail_buffer(bytes.baseAddress, bytes.count, width, height, mode == .fill ? 1 : 0, failOn, &image)
+            }
+            guard status == 0, let image else {
+                throw ImagePipelineError.undecodable(file: name, reason: Vips.takeError())
+            }
+            return try encode(VipsImageHandle(image), format: format, quality: quality, source: source, file: name)
         }
-        guard status == 0, let image else {
-            throw ImagePipelineError.undecodable(file: name, reason: Vips.takeError())
-        }
-        return try encode(VipsImageHandle(image), format: format, quality: quality, source: source, file: name)
     }
 
     /// Decodes the whole image, upright, and encodes it.
     public func fullResolution(_ url: URL, format: ImageFormat, quality: Int) throws -> ImageResult {
-        let extraOrientation = try checkPixelLimit(of: url).orientationOutsideDecoder
-        var image: OpaquePointer?
-        guard cvips_load_upright(url.path, failOn, &image) == 0, let image else {
-            throw loadError(for: url)
+        try VipsErrorScope.run {
+            let extraOrientation = try checkPixelLimit(of: url).orientationOutsideDecoder
+            var image: OpaquePointer?
+            guard cvips_load_upright(url.path, failOn, &image) == 0, let image else {
+                throw loadError(for: url)
+            }
+            return try encode(try oriented(VipsImageHandle(image), extraOrientation, name: url.path),
+                              format: format, quality: quality, source: .fullResolution, file: url.path)
         }
-        return try encode(try oriented(VipsImageHandle(image), extraOrientation, name: url.path),
-                          format: format, quality: quality, source: .fullResolution, file: url.path)
     }
 
     /// Turns an embedded EXIF thumbnail upright with its photo's `orientation` and encodes it;
@@ -124,60 +132,66 @@ public struct ImageRenderer: Sendable {
     /// ~1 ms of set-up); WebP output through libvips.
     public func uprightThumbnail(jpeg data: Data, orientation: Int, name: String,
                                  format: ImageFormat, quality: Int) throws -> ImageResult {
-        if format == .jpeg {
-            return try data.withUnsafeBytes { bytes in
-                var width: Int32 = 0, height: Int32 = 0
-                if orientation == 1 {
-                    guard cvips_small_jpeg_size(bytes.baseAddress, bytes.count, &width, &height) == 0 else {
+        try VipsErrorScope.run {
+            if format == .jpeg {
+                return try data.withUnsafeBytes { bytes in
+                    var width: Int32 = 0, height: Int32 = 0
+                    if orientation == 1 {
+                        guard cvips_small_jpeg_size(bytes.baseAddress, bytes.count, &width, &height) == 0 else {
+                            throw ImagePipelineError.undecodable(file: name, reason: "the embedded thumbnail is not a readable JPEG")
+                        }
+                        return ImageResult(data: data, format: .jpeg, pixelSize: PixelSize(width: Int(width), height: Int(height)),
+                                           isDegraded: true, source: .embeddedThumbnail)
+                    }
+                    var output: UnsafeMutableRawPointer?
+                    var length = 0
+                    guard cvips_small_jpeg_upright(bytes.baseAddress, bytes.count, Int32(orientation), Int32(quality),
+                                                   &output, &length, &width, &height) == 0, let output else {
                         throw ImagePipelineError.undecodable(file: name, reason: "the embedded thumbnail is not a readable JPEG")
                     }
-                    return ImageResult(data: data, format: .jpeg, pixelSize: PixelSize(width: Int(width), height: Int(height)),
+                    defer { cvips_small_jpeg_free(output) }
+                    return ImageResult(data: Data(bytes: output, count: length), format: .jpeg,
+                                       pixelSize: PixelSize(width: Int(width), height: Int(height)),
                                        isDegraded: true, source: .embeddedThumbnail)
                 }
-                var output: UnsafeMutableRawPointer?
-                var length = 0
-                guard cvips_small_jpeg_upright(bytes.baseAddress, bytes.count, Int32(orientation), Int32(quality),
-                                               &output, &length, &width, &height) == 0, let output else {
-                    throw ImagePipelineError.undecodable(file: name, reason: "the embedded thumbnail is not a readable JPEG")
-                }
-                defer { cvips_small_jpeg_free(output) }
-                return ImageResult(data: Data(bytes: output, count: length), format: .jpeg,
-                                   pixelSize: PixelSize(width: Int(width), height: Int(height)),
-                                   isDegraded: true, source: .embeddedThumbnail)
             }
+            try Vips.start()
+            let loaded = try load(data: data, name: name)
+            var result = try encode(try oriented(loaded, orientation, name: name), format: format, quality: quality,
+                                    source: .embeddedThumbnail, file: name)
+            result.isDegraded = true
+            return result
         }
-        try Vips.start()
-        let loaded = try load(data: data, name: name)
-        var result = try encode(try oriented(loaded, orientation, name: name), format: format, quality: quality,
-                                source: .embeddedThumbnail, file: name)
-        result.isDegraded = true
-        return result
     }
 
     /// Decodes encoded bytes to 8-bit sRGB (or grey) pixels, as they are stored.
     public func pixels(of data: Data, name: String) throws -> RawPixels {
-        try Vips.start()
-        let loaded = try load(data: data, name: name)
-        var memory: UnsafeMutableRawPointer?
-        var length = 0
-        var width: Int32 = 0, height: Int32 = 0, bands: Int32 = 0
-        guard cvips_to_srgb8(loaded.pointer, &memory, &length, &width, &height, &bands) == 0, let memory else {
-            throw ImagePipelineError.undecodable(file: name, reason: Vips.takeError())
+        try VipsErrorScope.run {
+            try Vips.start()
+            let loaded = try load(data: data, name: name)
+            var memory: UnsafeMutableRawPointer?
+            var length = 0
+            var width: Int32 = 0, height: Int32 = 0, bands: Int32 = 0
+            guard cvips_to_srgb8(loaded.pointer, &memory, &length, &width, &height, &bands) == 0, let memory else {
+                throw ImagePipelineError.undecodable(file: name, reason: Vips.takeError())
+            }
+            defer { cvips_free(memory) }
+            return RawPixels(width: Int(width), height: Int(height), bands: Int(bands),
+                             bytes: [UInt8](UnsafeRawBufferPointer(start: memory, count: length)))
         }
-        defer { cvips_free(memory) }
-        return RawPixels(width: Int(width), height: Int(height), bands: Int(bands),
-                         bytes: [UInt8](UnsafeRawBufferPointer(start: memory, count: length)))
     }
 
     /// Encodes 8-bit interleaved pixels.
     public func encode(_ pixels: RawPixels, format: ImageFormat, quality: Int) throws -> Data {
-        try Vips.start()
-        var image: OpaquePointer?
-        let status = pixels.bytes.withUnsafeBytes { bytes in
-            cvips_from_pixels(bytes.baseAddress, Int32(pixels.width), Int32(pixels.height), Int32(pixels.bands), &image)
+        try VipsErrorScope.run {
+            try Vips.start()
+            var image: OpaquePointer?
+            let status = pixels.bytes.withUnsafeBytes { bytes in
+                cvips_from_pixels(bytes.baseAddress, Int32(pixels.width), Int32(pixels.height), Int32(pixels.bands), &image)
+            }
+            guard status == 0, let image else { throw ImagePipelineError.encodingFailed(reason: Vips.takeError()) }
+            return try encode(VipsImageHandle(image), format: format, quality: quality, source: .rendered).data
         }
-        guard status == 0, let image else { throw ImagePipelineError.encodingFailed(reason: Vips.takeError()) }
-        return try encode(VipsImageHandle(image), format: format, quality: quality, source: .rendered).data
     }
 
     // MARK: - Internals
@@ -211,13 +225,15 @@ public struct ImageRenderer: Sendable {
         return VipsImageHandle(image)
     }
 
-    /// Reads the header and refuses an image over the pixel limit before anything is decoded.
+    /// Reads the header and refuses an image over the pixel limit before anything is decoded,
+    /// and a PNG whose chunks fail their CRC (``PNGChunkCheck``).
     @discardableResult
     private func checkPixelLimit(of url: URL) throws -> ImageHeader {
         let header = try header(of: url)
         if header.storedSize.area > configuration.maxPixels {
             throw ImagePipelineError.tooManyPixels(file: url.path, pixels: header.storedSize.area, limit: configuration.maxPixels)
         }
+        if header.format == "png" { try PNGChunkCheck.verify(url) }
         return header
     }
 

@@ -17,6 +17,7 @@ enum Vips {
     /// The message of the call that just failed, taken out of libvips' one process-wide
     /// buffer (under a lock, so a concurrent failure cannot empty it half-way).
     static func takeError() -> String {
+        VipsErrorScope.noteErrorRead()
         errorLock.lock()
         defer { errorLock.unlock() }
         var buffer = [CChar](repeating: 0, count: 2048)

@@ -4,8 +4,10 @@ import Hummingbird
 /// The rendition a request's query asks for: `w`, `h`, `mode=fit|fill`, `format=jpeg|webp`,
 /// `quality=1…100` and, on the picker page, `delivery=fast|high`.
 struct ImageQuery: Sendable, Hashable {
-    /// The largest side a rendition may ask for.
-    static let maximumSide = 16_384
+    /// The largest side a rendition may ask for (4096: a 4K screen's width). A larger request is
+    /// refused with 400 before any decode: a rendition costs its pixels, and the original is
+    /// there for anything bigger.
+    static let maximumSide = 4_096
 
     var width: Int
     var height: Int

@@ -92,8 +92,12 @@ struct MediaResponder: Sendable {
         } catch {
             throw Self.apiError(error, asset: asset)
         }
-        let length = original.byteSize
-        let tag = "\"\(String(Self.versionHash(of: asset), radix: 16))\""
+        // The file as it is now, not as the index last saw it: its version is the validator.
+        guard let version = OriginalFileVersion(path: original.fileURL.path) else {
+            throw APIError(.gone, code: "originalGone", "\(asset.filename) is no longer in the library.")
+        }
+        let length = version.size
+        let tag = version.entityTag(of: asset.id.uuid)
         var headers: HTTPFields = [.contentType: original.contentType, .acceptRanges: "bytes", .eTag: tag,
                                    .cacheControl: cacheControl]
         headers[.contentDisposition] = "inline; filename=\"\(Self.headerSafe(original.filename))\""
@@ -102,19 +106,16 @@ struct MediaResponder: Sendable {
         }
         // A Range with an If-Range that no longer matches gets the whole, current file.
         let rangeHeader = request.headers[.ifRange].map { $0 == tag } ?? true ? request.headers[.range] : nil
-        let fileIO = FileIO()
         switch ByteRange(header: rangeHeader, length: length) {
         case .whole:
             headers[.contentLength] = String(length)
             guard length > 0 else { return Response(status: .ok, headers: headers) }
-            let body = try await fileIO.loadFile(path: original.fileURL.path, range: 0...Int(length - 1), context: context)
-            return Response(status: .ok, headers: headers, body: body)
+            return Response(status: .ok, headers: headers, body: version.body(path: original.fileURL.path, range: 0...(length - 1)))
         case .part(let range):
             headers[.contentLength] = String(range.count)
             headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(length)"
-            let body = try await fileIO.loadFile(path: original.fileURL.path,
-                                                 range: Int(range.lowerBound)...Int(range.upperBound), context: context)
-            return Response(status: .partialContent, headers: headers, body: body)
+            return Response(status: .partialContent, headers: headers,
+                            body: version.body(path: original.fileURL.path, range: range.lowerBound...range.upperBound))
         case .unsatisfiable:
             var error = APIError(.rangeNotSatisfiable, code: "rangeNotSatisfiable",
                                  "The range asked for lies outside the file's \(length) bytes.")

@@ -32,15 +32,12 @@ struct PickerBrowsing: Sendable {
         }
         api.post("prefetch") { request, context in
             let session = try await grant(context).session
-            let body = try await JSONResponse.decode(PrefetchRequest.self, from: request)
-            let sides = 1...ImageQuery.maximumSide
-            guard sides.contains(body.w), sides.contains(body.h), body.ids.count <= Self.maximumWindow else {
-                throw APIError.badParameter("Prefetch takes at most \(Self.maximumWindow) ids and 'w', 'h' from 1 to \(ImageQuery.maximumSide).")
-            }
+            let body = try await JSONResponse.decode(PrefetchRequest.self, from: request, limit: 64 << 10)
+            if let refusal = PrefetchLimits.refusal(of: body) { throw APIError.badParameter(refusal) }
             let assets = try await state.visibleAssets(body.ids.compactMap(ItemResource.uuid(fromPathComponent:)), session: session)
             let request = ImageRequest(targetSize: PixelSize(width: body.w, height: body.h), contentMode: body.mode ?? .fill,
                                        deliveryMode: .highQualityFormat, format: .jpeg, quality: 80)
-            await state.library.startCaching(assets, request: request)
+            await state.prefetches.start(assets, request: request, session: session.id, on: state.library) { state.sessions.session($0) != nil }
             return Response(status: .noContent)
         }
     }

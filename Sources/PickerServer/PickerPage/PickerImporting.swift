@@ -8,26 +8,19 @@ import Picker
 struct PickerImporting: Sendable {
     let state: ServerState
 
-    /// The largest upload taken.
-    static let maximumUploadBytes = 512 << 20
-
     func add(to api: RouterGroup<BasicRequestContext>, grant: @escaping GrantResolver) {
         api.post("upload") { request, context in
             let grant = try await grant(context)
             try requireChanges()
             let filename = try Self.uploadFilename(request.uri.queryParameters.get("filename"))
-            let body: ByteBuffer
-            do {
-                body = try await request.body.collect(upTo: Self.maximumUploadBytes)
-            } catch {
-                throw APIError(.contentTooLarge, code: "bodyTooLarge", "Uploads are limited to \(Self.maximumUploadBytes >> 20) MB.")
-            }
-            guard body.readableBytes > 0 else { throw APIError.badParameter("The upload is empty.") }
-            let result: ChangeResult
-            do {
-                result = try await state.library.performChanges([.importData(Data(body.readableBytesView), filename: filename)])
-            } catch let error as LibraryError {
-                throw APIError(.unprocessableContent, code: "importFailed", "\(filename) could not be imported: \(error)")
+            let result = try await state.uploads.receive(request, filename: filename, limits: state.configuration.limits) { file in
+                do {
+                    return try await state.library.performChanges([.importFile(file)])
+                } catch let error as LibraryError {
+                    // The reason, without the temporary file's path.
+                    let reason = String(describing: error).replacingOccurrences(of: file.path, with: filename)
+                    throw APIError(.unprocessableContent, code: "importFailed", "\(filename) could not be imported: \(reason)")
+                }
             }
             guard let id = result.insertedAssets.first, let asset = try await state.library.assets(withIdentifiers: [id]).found.first else {
                 throw APIError(.unprocessableContent, code: "importFailed", "\(filename) could not be imported.")

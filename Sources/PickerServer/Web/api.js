@@ -64,7 +64,10 @@ export const originalURL = (assetId) => `${API}assets/${id(assetId)}/original`;
 
 /** Asks the server to start rendering thumbnails the grid is about to show (startCaching). */
 export function prefetch(ids, { w, h, mode = "fill" }) {
-  return request("POST", "prefetch", { json: { ids, w: clampSide(w), h: clampSide(h), mode } });
+  const side = (value) => clampSide(value, PREFETCH_LIMITS.side);
+  const fitting = Math.floor(PREFETCH_LIMITS.pixels / (side(w) * side(h)));
+  const json = { ids: ids.slice(0, Math.min(PREFETCH_LIMITS.ids, fitting)), w: side(w), h: side(h), mode };
+  return request("POST", "prefetch", { json });
 }
 
 export const pick = (assetId) => request("POST", `selection/${id(assetId)}`).then((data) => data.selection);
@@ -81,7 +84,10 @@ export function upload(file) {
 
 export const createAlbum = (title) => request("POST", "albums", { json: { title } }).then((data) => data.album);
 
-/** The server takes sides from 1 to 16384 pixels. */
-function clampSide(value) {
-  return Math.min(16384, Math.max(1, Math.round(value)));
+/** The server takes sides from 1 to 4096 pixels (a larger screen gets a 4096 rendition, scaled). */
+function clampSide(value, maximum = 4096) {
+  return Math.min(maximum, Math.max(1, Math.round(value)));
 }
+
+/** What one prefetch may ask for (the server refuses more): ids, side, ids x w x h. */
+export const PREFETCH_LIMITS = Object.freeze({ ids: 500, side: 1024, pixels: 500 * 512 * 512 });

@@ -329,7 +329,7 @@ export class Grid {
         if (this.prefetched.size > 20000) this.prefetched.clear();
         for (const id of ids) this.prefetched.add(id);
         const px = this.thumbPixels;
-        return api.prefetch(ids.slice(0, 500), { w: px, h: px, mode: "fill" });
+        return api.prefetch(ids, { w: px, h: px, mode: "fill" });
       }).catch(() => undefined); // prefetch is a hint: a failure costs only speed
     }, PREFETCH_DELAY_MS);
   }

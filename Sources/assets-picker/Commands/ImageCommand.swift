@@ -27,7 +27,7 @@ struct ImageCommand: AsyncParsableCommand {
     @Option(name: .long, help: "opportunistic, highQualityFormat or fastFormat.")
     var delivery: DeliveryMode = .opportunistic
 
-    @Option(name: .long, help: "Where to write the final image.", transform: { URL(fileURLWithPath: $0) })
+    @Option(name: .long, help: "Where to write the final image: a new file or a regular file to replace.", transform: { URL(fileURLWithPath: $0) })
     var out: URL
 
     struct Answer: Encodable {
@@ -56,6 +56,8 @@ struct ImageCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let output = OutputFile(url: out)
+        try output.checkReplaceable()
         let library = try await options.open()
         let target = try await library.asset(asset)
         let request = ImageRequest(targetSize: size, contentMode: rendition.mode, deliveryMode: delivery,
@@ -72,11 +74,7 @@ struct ImageCommand: AsyncParsableCommand {
             }
         }
         guard let final else { throw LibraryError.unsupported("an image of \(target.filename)") }
-        do {
-            try final.data.write(to: out, options: .atomic)
-        } catch {
-            throw LibraryError.unreadableFile(path: out.path, reason: "cannot write the image: \(error.localizedDescription)")
-        }
+        try output.write(final.data)
         if options.json {
             let answer = Answer(final)
             try JSONOutput.print(Output(asset: target.id.description, out: out.path, format: rendition.format,

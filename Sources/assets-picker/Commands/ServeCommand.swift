@@ -25,6 +25,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var options: LibraryOptions
 
+    @OptionGroup(title: "Limits") var limits: ServerLimitOptions
+
     @Option(name: .long, help: "The address to listen on (loopback unless told otherwise).")
     var host = "127.0.0.1"
 
@@ -91,9 +93,10 @@ struct ServeCommand: AsyncParsableCommand {
             return handler
         }
         let library = try await options.open(mayCreateIndex: true)
-        let configuration = PickerServerConfiguration(
+        var configuration = PickerServerConfiguration(
             host: host, port: port, clientKey: try resolvedClientKey() ?? SecretToken.make(byteCount: 24),
             sessionLifetime: .milliseconds(Int64(sessionMinutes * 60_000)), publicBaseURL: publicURL)
+        configuration.limits = limits.limits
         let json = options.json
         let server = PickerServer(library: library, configuration: configuration) { link in
             Self.printSignInLink(link, json: json)

@@ -1,0 +1,116 @@
+import NIOCore
+import NIOHTTP1
+
+/// A request head must arrive whole within ``PickerServerLimits/headerTimeout`` of its first
+/// byte; else the connection is answered 408 (or, with a response still going out, just
+/// closed). A client that trickles a header a byte at a time (slowloris) thus holds a
+/// connection for seconds, not forever. Two handlers of one connection share it: the
+/// ``HeaderDeadline/BytesHandler`` sees raw bytes arrive, the ``HeaderDeadline/PartsHandler``
+/// sees heads decoded and responses end. Lives on the connection's event loop.
+final class HeaderDeadline {
+    private let timeout: TimeAmount
+    /// No head is being waited for between a head and its request's end.
+    private var awaitingHead = true
+    /// Responses not ended yet (pipelined requests are answered in order).
+    private var pendingResponses = 0
+    private var scheduled: Scheduled<Void>?
+
+    init(timeout: Duration) {
+        self.timeout = .nanoseconds(Int64(timeout / .nanoseconds(1)))
+    }
+
+    /// The handlers to place first in the pipeline and right after HTTP/1 decoding.
+    var handlers: (bytes: BytesHandler, parts: PartsHandler) { (BytesHandler(self), PartsHandler(self)) }
+
+    fileprivate func bytesArrived(_ context: ChannelHandlerContext) {
+        guard awaitingHead, scheduled == nil else { return }
+        let loop = context.eventLoop.assumeIsolated()
+        scheduled = loop.scheduleTask(in: timeout) { [self] in expire(context) }
+    }
+
+    fileprivate func headArrived() {
+        awaitingHead = false
+        pendingResponses += 1
+        cancel()
+    }
+
+    fileprivate func requestEnded() { awaitingHead = true }
+
+    fileprivate func responseEnded() { pendingResponses -= 1 }
+
+    fileprivate func cancel() {
+        scheduled?.cancel()
+        scheduled = nil
+    }
+
+    private func expire(_ context: ChannelHandlerContext) {
+        scheduled = nil
+        guard awaitingHead, context.channel.isActive else { return }
+        guard pendingResponses == 0 else {
+            context.close(promise: nil)
+            return
+        }
+        // A lingering close: the answer, then our side shut, then what the client still sends
+        // read and dropped for a moment. Closing at once with its bytes unread would reset the
+        // connection, and a reset can take the 408 with it before the client reads it.
+        expired = true
+        context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: Self.timeoutResponse))).assumeIsolated()
+            .whenComplete { _ in
+                context.close(mode: .output, promise: nil)
+                context.eventLoop.assumeIsolated().scheduleTask(in: Self.linger) { context.close(promise: nil) }
+            }
+    }
+
+    /// Once the 408 is sent, what arrives is dropped.
+    fileprivate private(set) var expired = false
+    private static let linger = TimeAmount.seconds(2)
+
+    private static let timeoutMessage = #"{"error":{"status":408,"code":"headerTimeout","message":"The request's headers took too long to arrive."}}"#
+    private static let timeoutResponse = "HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json\r\nConnection: close\r\n"
+        + "Content-Length: \(timeoutMessage.utf8.count)\r\n\r\n" + timeoutMessage
+
+    /// First in the pipeline: a request's first bytes start the clock.
+    final class BytesHandler: ChannelInboundHandler, RemovableChannelHandler {
+        typealias InboundIn = ByteBuffer
+        typealias InboundOut = ByteBuffer
+        private let deadline: HeaderDeadline
+
+        fileprivate init(_ deadline: HeaderDeadline) { self.deadline = deadline }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            guard !deadline.expired else { return }
+            deadline.bytesArrived(context)
+            context.fireChannelRead(data)
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            deadline.cancel()
+            context.fireChannelInactive()
+        }
+    }
+
+    /// Right after HTTP/1 decoding: a decoded head stops the clock.
+    final class PartsHandler: ChannelDuplexHandler, RemovableChannelHandler {
+        typealias InboundIn = HTTPServerRequestPart
+        typealias InboundOut = HTTPServerRequestPart
+        typealias OutboundIn = HTTPServerResponsePart
+        typealias OutboundOut = HTTPServerResponsePart
+        private let deadline: HeaderDeadline
+
+        fileprivate init(_ deadline: HeaderDeadline) { self.deadline = deadline }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            switch unwrapInboundIn(data) {
+            case .head: deadline.headArrived()
+            case .end: deadline.requestEnded()
+            case .body: break
+            }
+            context.fireChannelRead(data)
+        }
+
+        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+            if case .end = unwrapOutboundIn(data) { deadline.responseEnded() }
+            context.write(data, promise: promise)
+        }
+    }
+}

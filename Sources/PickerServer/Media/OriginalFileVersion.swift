@@ -1,0 +1,65 @@
+import Foundation
+import Hummingbird
+import ImagePipeline
+
+/// One version of an original file as it is on disk now: device, inode, size and modification
+/// time in nanoseconds. Its ETag is the validator of the original's bytes, so replacing the
+/// file (a new inode, size or time) changes the tag: an `If-Range` naming the old tag gets the
+/// whole new file, never a range of it spliced onto the old one. The body is read only while
+/// the file is still that version; a file replaced between the answer's head and its bytes
+/// ends the answer short (its `Content-Length` unmet), never with another file's bytes.
+struct OriginalFileVersion: Equatable {
+    let device: UInt64
+    let inode: UInt64
+    let size: Int64
+    let modified: Int64
+
+    /// The version of the file at `path`; `nil` when it is gone or not a regular file.
+    init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        self.init(status)
+    }
+
+    private init?(_ status: stat) {
+        guard (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+        size = Int64(status.st_size)
+        modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+    }
+
+    /// A strong ETag for this version of `asset`'s original.
+    func entityTag(of asset: UUID) -> String {
+        let text = "\(asset)|\(device)|\(inode)|\(size)|\(modified)"
+        return "\"\(String(FNV1a.hash(Array(text.utf8)), radix: 16))\""
+    }
+
+    /// The bytes of `range` of the file at `path`, read only while it is still this version.
+    func body(path: String, range: ClosedRange<Int64>) -> ResponseBody {
+        ResponseBody(contentLength: Int(range.upperBound - range.lowerBound + 1)) { writer in
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw OriginalChanged() }
+            defer { close(descriptor) }
+            var status = stat()
+            guard fstat(descriptor, &status) == 0, OriginalFileVersion(status) == self else { throw OriginalChanged() }
+            var offset = range.lowerBound
+            while offset <= range.upperBound {
+                let count = Int(min(Int64(Self.chunk), range.upperBound - offset + 1))
+                var buffer = ByteBufferAllocator().buffer(capacity: count)
+                let read = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { bytes in
+                    max(0, pread(descriptor, bytes.baseAddress, count, off_t(offset)))
+                }
+                guard read > 0 else { throw OriginalChanged() }
+                offset += Int64(read)
+                try await writer.write(buffer)
+            }
+            try await writer.finish(nil)
+        }
+    }
+
+    private static let chunk = 128 << 10
+
+    /// The original changed or vanished while it was being sent.
+    struct OriginalChanged: Error {}
+}

@@ -1,0 +1,52 @@
+import AssetsKit
+import Foundation
+import Picker
+import Synchronization
+
+/// What one `POST api/prefetch` may ask for. Prefetch renders thumbnails of the rows about to
+/// scroll into view; a request beyond these bounds is refused with 400 before any lookup or
+/// decode, so a small body cannot buy seconds of CPU and gigabytes of pixels.
+enum PrefetchLimits {
+    /// Ids in one request (a grid asks for a screen and a half of rows).
+    static let maximumIDs = 500
+    /// The largest side of a prefetched thumbnail.
+    static let maximumSide = 1_024
+    /// Output pixels of one request, all ids together: 500 thumbnails of 512x512.
+    static let maximumPixels = 500 * 512 * 512
+
+    /// The one-line reason `request` is refused, or `nil` when it is within the bounds.
+    static func refusal(of request: PrefetchRequest) -> String? {
+        let sides = 1...maximumSide
+        guard sides.contains(request.w), sides.contains(request.h) else {
+            return "Prefetch takes 'w' and 'h' from 1 to \(maximumSide); larger images are asked for one at a time."
+        }
+        guard request.ids.count <= maximumIDs else { return "Prefetch takes at most \(maximumIDs) ids; got \(request.ids.count)." }
+        guard request.ids.count * request.w * request.h <= maximumPixels else {
+            return "Prefetch takes at most \(maximumPixels) pixels per request (ids x w x h); got \(request.ids.count * request.w * request.h)."
+        }
+        return nil
+    }
+}
+
+/// Each session's prefetch in progress. A session's new prefetch supersedes its previous one,
+/// as PhotoKit's caching window does when the grid scrolls: what the last one had not rendered
+/// yet is stopped, so the work queued for a session never exceeds one request's bounds.
+final class PrefetchLedger: Sendable {
+    private let current = Mutex<[String: (assets: [Asset], request: ImageRequest)]>([:])
+
+    /// Starts `assets` for `request` on `library` for `session`, stopping that session's previous prefetch.
+    /// - Parameter liveSessions: Sessions whose entries are kept; the others' are forgotten.
+    func start(_ assets: [Asset], request: ImageRequest, session: String, on library: any PhotoLibrary,
+               keeping liveSessions: (String) -> Bool) async {
+        let previous = current.withLock { entries in
+            entries = entries.filter { $0.key == session || liveSessions($0.key) }
+            return entries.updateValue((assets, request), forKey: session)
+        }
+        if let previous {
+            let kept = Set(assets.map(\.id.uuid))
+            let stopped = previous.request == request ? previous.assets.filter { !kept.contains($0.id.uuid) } : previous.assets
+            if !stopped.isEmpty { await library.stopCaching(stopped, request: previous.request) }
+        }
+        await library.startCaching(assets, request: request)
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// What a picker server grants one connection, one address and one upload, so that idle or
+/// slow connections and large uploads cost little. Each refusal is one clear line.
+public struct PickerServerLimits: Sendable {
+    /// How long a connection may stay open with no request under way; then it is closed.
+    public var idleTimeout: Duration = .seconds(60)
+    /// How long a request's head (request line and headers) may take to arrive, from its
+    /// first byte; a slower one (slowloris) gets 408 and the connection is closed.
+    public var headerTimeout: Duration = .seconds(10)
+    /// Connections one client address may hold open at once; one more is answered 503 and closed.
+    public var connectionsPerAddress = 128
+    /// The largest upload taken (`POST api/upload`): a larger one gets 413, before its bytes
+    /// are read when it says its length, and its temporary file is removed.
+    public var maximumUploadBytes = 512 << 20
+    /// Uploads received at once, server-wide: one more gets 503 with `Retry-After`. Uploads
+    /// stream to a temporary file, so memory does not grow with their size.
+    public var concurrentUploads = 2
+    /// Where uploads are written while they arrive (each in a folder of its own, removed after);
+    /// `nil`: the system's temporary folder.
+    public var uploadFolder: URL?
+
+    /// The defaults.
+    public init() {}
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import PickerServer
+
+/// `serve`'s timeouts and caps for connections and uploads (``PickerServerLimits``).
+struct ServerLimitOptions: ParsableArguments {
+    @Option(name: .long, help: "Seconds an idle connection stays open.")
+    var idleTimeout: Double = 60
+
+    @Option(name: .long, help: "Seconds a request's headers may take to arrive; slower gets 408.")
+    var headerTimeout: Double = 10
+
+    @Option(name: .long, help: "Connections one client address may hold open at once; one more gets 503.")
+    var connectionsPerAddress = 128
+
+    @Option(name: .long, help: "The largest upload taken from the picker, in MB; larger gets 413.")
+    var maxUploadMB = 512
+
+    @Option(name: .long, help: "Uploads received at once; one more gets 503.")
+    var concurrentUploads = 2
+
+    func validate() throws {
+        guard idleTimeout > 0, headerTimeout > 0 else { throw ValidationError("--idle-timeout and --header-timeout must be more than 0.") }
+        guard connectionsPerAddress > 0, maxUploadMB > 0, concurrentUploads > 0 else {
+            throw ValidationError("--connections-per-address, --max-upload-mb and --concurrent-uploads must be more than 0.")
+        }
+    }
+
+    /// The limits these options give.
+    var limits: PickerServerLimits {
+        var limits = PickerServerLimits()
+        limits.idleTimeout = .milliseconds(Int64(idleTimeout * 1_000))
+        limits.headerTimeout = .milliseconds(Int64(headerTimeout * 1_000))
+        limits.connectionsPerAddress = connectionsPerAddress
+        limits.maximumUploadBytes = maxUploadMB << 20
+        limits.concurrentUploads = concurrentUploads
+        return limits
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import PickerServer
+import Testing
+
+/// Idle connections are closed, slow request heads get 408, and one address holds a bounded
+/// number of connections. Every read below has a 10-second hang guard, far above the
+/// sub-second limits the servers are given; no test measures a duration.
+@Suite("Connections are held to the server's limits")
+struct ConnectionLimitsTests {
+    /// Reads until the server closes the connection (or the hang guard gives up: `closed` false).
+    private static func readToClose(_ fd: Int32) -> (text: String, closed: Bool) {
+        var received: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count > 0 { received += buffer[0..<count]; continue }
+            return (String(decoding: received, as: UTF8.self), count == 0)
+        }
+    }
+
+    private static let hangGuard = timeval(tv_sec: 10, tv_usec: 0)
+
+    private static func send(_ fd: Int32, _ text: String) {
+        let bytes = Array(text.utf8)
+        _ = Glibc.send(fd, bytes, bytes.count, 0)
+    }
+
+    @Test("a connection that sends nothing is closed once idle")
+    func idleConnectionClosed() async throws {
+        var limits = PickerServerLimits()
+        limits.idleTimeout = .milliseconds(200)
+        let server = try await TestServer.indexed(limits: limits)
+        defer { Task { await server.stop() } }
+        let fd = try #require(LoopbackSocket.connect(port: server.baseURL.port!, readTimeout: Self.hangGuard))
+        defer { close(fd) }
+        let answer = await OwnThread.run { Self.readToClose(fd) }
+        #expect(answer.closed, "the server kept the idle connection open")
+        #expect(answer.text.isEmpty)
+    }
+
+    @Test("a request head trickled in slower than the header timeout gets 408 and the connection is closed")
+    func slowHeadTimesOut() async throws {
+        var limits = PickerServerLimits()
+        limits.headerTimeout = .milliseconds(300)
+        let server = try await TestServer.indexed(limits: limits)
+        defer { Task { await server.stop() } }
+        let fd = try #require(LoopbackSocket.connect(port: server.baseURL.port!, readTimeout: Self.hangGuard))
+        defer { close(fd) }
+        let answer = await OwnThread.run {
+            Self.send(fd, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a")
+            return Self.readToClose(fd)
+        }
+        #expect(answer.text.hasPrefix("HTTP/1.1 408 "), "\(answer.text)")
+        #expect(answer.text.contains("headerTimeout"))
+        #expect(answer.closed)
+    }
+
+    @Test("whole requests, two pipelined on one connection, are answered under a short header timeout")
+    func wholeRequestsAnswered() async throws {
+        var limits = PickerServerLimits()
+        limits.headerTimeout = .milliseconds(300)
+        let server = try await TestServer.indexed(limits: limits)
+        defer { Task { await server.stop() } }
+        let exchange = await RawHTTPExchange.exchange(port: server.baseURL.port!, [("/", []), ("/openapi.json", [])])
+        #expect(exchange.responses.map(\.status) == [200, 200])
+    }
+
+    @Test("one connection more than an address may hold is answered 503 and closed; those held still work")
+    func connectionsPerAddress() async throws {
+        var limits = PickerServerLimits()
+        limits.connectionsPerAddress = 3
+        let server = try await TestServer.indexed(limits: limits)
+        defer { Task { await server.stop() } }
+        let port = server.baseURL.port!
+        // Each answered, so each has been set up and counted before the next one connects.
+        let held: [(fd: Int32, answered: Bool)] = await OwnThread.run {
+            (0..<3).compactMap { _ in
+                guard let fd = LoopbackSocket.connect(port: port, readTimeout: Self.hangGuard) else { return nil }
+                Self.send(fd, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                return (fd, recv(fd, &buffer, buffer.count, 0) > 0)
+            }
+        }
+        defer { held.forEach { close($0.fd) } }
+        try #require(held.count == 3 && held.allSatisfy(\.answered), "the first three connections were not all answered")
+        let extra = try #require(LoopbackSocket.connect(port: port, readTimeout: Self.hangGuard))
+        defer { close(extra) }
+        let refused = await OwnThread.run { Self.readToClose(extra) }
+        #expect(refused.text.hasPrefix("HTTP/1.1 503 "), "\(refused.text)")
+        #expect(refused.text.contains("tooManyConnections"))
+        #expect(refused.closed)
+        let fd = held[0].fd
+        let still = await OwnThread.run {
+            Self.send(fd, "GET /openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            return Self.readToClose(fd)
+        }
+        #expect(still.text.hasPrefix("HTTP/1.1 200 "))
+    }
+}

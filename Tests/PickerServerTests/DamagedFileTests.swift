@@ -1,0 +1,34 @@
+import Foundation
+import IndexedLibrary
+import PickerClient
+import Testing
+import TestSupport
+
+/// A damaged file gets the same answer on every path, every time.
+@Suite("A damaged photo is refused on every picker path, every time")
+struct DamagedFileTests {
+    @Test("xcsn0g01.png (bad IDAT CRC) answers 422 to fast and high requests at every size, before and after a prefetch")
+    func sameAnswer() async throws {
+        let server = try await TestServer.indexed()
+        defer { Task { await server.stop() } }
+        _ = try DamagedPNG.badIDATCRC(in: server.root.appendingPathComponent("Trips"))
+        let library = try #require(server.library as? IndexedLibrary)
+        try await library.scan()
+        let person = server.picker(try await server.client.createSession())
+        let window = try await person.get("albums/smart%3Aall/assets?limit=500&media=photo").json
+        let items = window["items"] as? [[String: Any]] ?? []
+        let id = try #require(items.first { $0["filename"] as? String == "xcsn0g01.png" }?["id"] as? String)
+        func expectRefusedEverywhere(_ round: String) async throws {
+            for side in [16, 32, 50, 256] {
+                for delivery in ["fast", "high"] {
+                    let answer = try await person.get("assets/\(id)/image?w=\(side)&h=\(side)&mode=fill&delivery=\(delivery)")
+                    #expect(answer.status == 422, "\(round): \(side) \(delivery) answered \(answer.status)")
+                }
+            }
+        }
+        for round in 0..<3 { try await expectRefusedEverywhere("round \(round)") }
+        let prefetch = try await person.send("POST", "prefetch", json: ["ids": [id], "w": 64, "h": 64, "mode": "fill"])
+        #expect(prefetch.status == 204)
+        try await expectRefusedEverywhere("after a prefetch")
+    }
+}

@@ -1,0 +1,466 @@
+#!/usr/bin/env python3
+"""Replays issue 12's probes against a picker server and prints probe -> expected -> got.
+
+By default it starts its own server (`assets-picker serve`) over a copy of the corpus with
+hostile entries planted in it (a link to /, a link out of the library, xcsn0g01.png), with
+short limits so that the timeout probes take seconds. Each probe is a function registered with
+@probe(name, expected): it returns what it got and whether that is what was expected. To add
+one, write a function below; the table grows by itself.
+
+The person signs in through the link `serve` prints; the picker's requests carry that cookie.
+
+Usage: attack.py --binary PATH [--corpus DIR] [--only SUBSTRING]
+"""
+import argparse
+import concurrent.futures
+import select
+import http.client
+import json
+import os
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+
+PROBES = []
+
+
+def probe(name, expected):
+    """Registers a probe: a function of the Target returning (got: str, ok: bool)."""
+    def register(function):
+        PROBES.append((name, expected, function))
+        return function
+    return register
+
+
+class Target:
+    """The server under attack: where it listens, its picker API, its library folder."""
+
+    def __init__(self, binary, library, server, announcement, limits):
+        self.binary, self.library, self.server, self.limits = binary, library, server, limits
+        self.port = announcement["port"]
+        self.client_key = announcement["clientKey"]
+        self.picker_path = urllib.parse.urlparse(announcement["pickerUri"]).path
+        # The person signs in through the one-time link the server printed; the picker's
+        # requests carry the cookie that sets, and the page's own Origin.
+        self.cookie = sign_in(announcement["signInUrl"]) if announcement.get("signInUrl") else None
+        self.origin = f"http://127.0.0.1:{self.port}"
+
+    def request(self, method, path, body=None, headers=None, timeout=30):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        headers = dict(headers or {})
+        if self.cookie and path.startswith("/picker/"):
+            headers["Cookie"] = self.cookie
+            headers["Origin"] = self.origin
+        connection.request(method, path, body=body, headers=headers)
+        response = connection.getresponse()
+        data = response.read()
+        connection.close()
+        return response.status, dict(response.getheaders()), data
+
+    def api(self, method, path, json_body=None, headers=None, body=None):
+        if json_body is not None:
+            body = json.dumps(json_body).encode()
+            headers = dict(headers or {}, **{"Content-Type": "application/json"})
+        return self.request(method, self.picker_path + "api/" + path, body=body, headers=headers)
+
+    def items(self):
+        status, _, data = self.api("GET", "albums/smart%3Aall/assets?limit=500")
+        return json.loads(data)["items"] if status == 200 else []
+
+    def item(self, filename):
+        return next((item for item in self.items() if item["filename"] == filename), None)
+
+    def rss_kb(self, field="VmRSS"):
+        with open(f"/proc/{self.server.pid}/status") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+        return 0
+
+
+def sign_in(url):
+    """Opens a one-time sign-in link as the person's browser would; returns the cookie it sets."""
+    parts = urllib.parse.urlparse(url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+    connection.request("GET", parts.path + ("?" + parts.query if parts.query else ""))
+    response = connection.getresponse()
+    response.read()
+    connection.close()
+    cookie = response.getheader("Set-Cookie")
+    return cookie.split(";", 1)[0] if cookie else None
+
+
+def raw_socket(target, timeout=15):
+    sock = socket.create_connection(("127.0.0.1", target.port), timeout=timeout)
+    return sock
+
+
+def read_to_close(sock):
+    """What the server sends until it closes; '' and False when the guard runs out first."""
+    received = b""
+    try:
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                return received.decode("latin-1"), True
+            received += chunk
+    except socket.timeout:
+        return received.decode("latin-1"), False
+    except ConnectionResetError:
+        return received.decode("latin-1"), True
+
+
+def status_line(text):
+    return text.split("\r\n", 1)[0] if text else "(nothing)"
+
+
+def error_message(data):
+    try:
+        return json.loads(data)["error"]["message"]
+    except Exception:
+        return repr(data[:60])
+
+
+# ---- M3: connections ---------------------------------------------------------------------------
+
+@probe("M3 idle connection", "closed after the idle timeout")
+def idle_connection(target):
+    sock = raw_socket(target, timeout=target.limits["idle"] * 10)
+    start = time.monotonic()
+    text, closed = read_to_close(sock)
+    sock.close()
+    return f"{'closed' if closed else 'still open'} after {time.monotonic() - start:.1f} s", closed and not text
+
+
+@probe("M3 slowloris header", "408, connection closed")
+def slowloris(target):
+    sock = raw_socket(target, timeout=target.limits["header"] * 10)
+    sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+    deadline = time.monotonic() + target.limits["header"] * 10
+    # A byte every half second, as a slowloris client sends, until the server answers.
+    while time.monotonic() < deadline and not select.select([sock], [], [], 0.5)[0]:
+        sock.sendall(b"x")
+    text, closed = read_to_close(sock)
+    sock.close()
+    return f"{status_line(text)}, {'closed' if closed else 'open'}", text.startswith("HTTP/1.1 408") and closed
+
+
+@probe("M3 connections per address", "one over the cap gets 503")
+def connection_cap(target):
+    cap = target.limits["connections"]
+    held = []
+    try:
+        for _ in range(cap):
+            sock = raw_socket(target)
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            sock.recv(65536)
+            held.append(sock)
+        extra = raw_socket(target)
+        text, closed = read_to_close(extra)
+        extra.close()
+        return f"{status_line(text)}", text.startswith("HTTP/1.1 503")
+    finally:
+        for sock in held:
+            sock.close()
+
+
+# ---- M4: uploads --------------------------------------------------------------------------------
+
+def upload(target, size, chunked=False, name="big.jpg"):
+    """Streams `size` bytes as an upload; returns (status line, seconds)."""
+    sock = raw_socket(target, timeout=120)
+    path = f"{target.picker_path}api/upload?filename={name}"
+    head = f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\n"
+    if target.cookie:
+        head += f"Cookie: {target.cookie}\r\nOrigin: {target.origin}\r\n"
+    head += "Transfer-Encoding: chunked\r\n\r\n" if chunked else f"Content-Length: {size}\r\nConnection: close\r\n\r\n"
+    start = time.monotonic()
+    block = b"\xff" * (1 << 20)
+    try:
+        sock.sendall(head.encode())
+        sent = 0
+        while sent < size:
+            part = block[: min(len(block), size - sent)]
+            sock.sendall(b"%x\r\n%s\r\n" % (len(part), part) if chunked else part)
+            sent += len(part)
+        if chunked:
+            sock.sendall(b"0\r\n\r\n")
+    except OSError:
+        pass  # refused early: the answer is waiting
+    try:
+        first = sock.recv(65536)  # the status line: how long the answer took
+    except OSError:
+        first = b""
+    seconds = time.monotonic() - start
+    sock.close()
+    return status_line(first.decode("latin-1")), seconds
+
+
+@probe("M4 upload over the cap (Content-Length)", "413 before the body is sent")
+def upload_declared(target):
+    sock = raw_socket(target, timeout=10)
+    size = (target.limits["upload_mb"] + 1) << 20
+    head = (f"POST {target.picker_path}api/upload?filename=big.jpg HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"Content-Type: application/octet-stream\r\nContent-Length: {size}\r\n")
+    if target.cookie:
+        head += f"Cookie: {target.cookie}\r\nOrigin: {target.origin}\r\n"
+    start = time.monotonic()
+    sock.sendall((head + "\r\n").encode())
+    try:
+        line = status_line(sock.recv(65536).decode("latin-1"))
+    except socket.timeout:
+        line = "(no answer within 10 s)"
+    sock.close()
+    return f"{line} in {time.monotonic() - start:.2f} s, no body sent", " 413 " in line + " "
+
+
+@probe("M4 upload over the cap (chunked)", "413")
+def upload_chunked(target):
+    line, _ = upload(target, (target.limits["upload_mb"] + 1) << 20, chunked=True)
+    return line, " 413 " in line + " "
+
+
+@probe("M4 4 uploads of 200 MB at once", "2 received, 2 refused 503; RSS grows < 64 MB")
+def upload_memory(target):
+    before = target.rss_kb()
+    peak = [before]
+    results = []
+    done = threading.Event()
+
+    def watch():
+        while not done.wait(0.05):
+            peak[0] = max(peak[0], target.rss_kb())
+    threading.Thread(target=watch, daemon=True).start()
+    threads = [threading.Thread(target=lambda: results.append(upload(target, 200 << 20, name="huge.jpg")[0]))
+               for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    done.set()
+    grown = (peak[0] - before) >> 10
+    refused = sum(" 503 " in line + " " for line in results)
+    return f"{sorted(line.split(' ', 1)[1] for line in results)}, RSS +{grown} MB", refused == 2 and grown < 64
+
+
+# ---- M5: symbolic links and shutdown -------------------------------------------------------------
+
+@probe("M5 link to / in the library", "nothing outside the library listed")
+def link_out(target):
+    items = target.items()
+    outside = [item["filename"] for item in items if item["filename"] in ("outside.jpg",)]
+    return f"{len(items)} items, outside: {outside or 'none'}", not outside and len(items) > 0
+
+
+# ---- M6: image --out ------------------------------------------------------------------------------
+
+@probe("M6 image --out /dev/full", "refused; /dev/full still a device")
+def out_dev_full(target):
+    item = target.item("jhead__sony.jpg")
+    result = subprocess.run([target.binary, "image", "--library", target.library, "--asset", item["localIdentifier"],
+                             "--size", "64x64", "--out", "/dev/full"], capture_output=True, text=True)
+    still_device = os.path.exists("/dev/full") and os.stat("/dev/full").st_mode & 0o170000 == 0o020000
+    message = result.stderr.strip().splitlines()[-1] if result.stderr.strip() else "(no message)"
+    return f"exit {result.returncode}: {message[:70]}", result.returncode != 0 and still_device
+
+
+# ---- M7: amplification ----------------------------------------------------------------------------
+
+def cpu_seconds(target):
+    with open(f"/proc/{target.server.pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@probe("M7 prefetch 43 ids at 16384²", "400 before any decode")
+def prefetch_huge(target):
+    ids = [item["id"] for item in target.items() if item["mediaType"] == "photo"]
+    body = {"ids": (ids * 43)[:43], "w": 16384, "h": 16384, "mode": "fill"}
+    before = cpu_seconds(target)
+    status, _, data = target.api("POST", "prefetch", json_body=body)
+    time.sleep(1)  # what a decode would cost shows in the next second's CPU time
+    spent = cpu_seconds(target) - before
+    return f"{status} ({error_message(data)[:50]}), {spent:.2f} CPU-s", status == 400 and spent < 0.5
+
+
+@probe("M7 prefetch 501 ids", "400")
+def prefetch_many(target):
+    ids = [item["id"] for item in target.items()]
+    status, _, data = target.api("POST", "prefetch", json_body={"ids": (ids * 501)[:501], "w": 64, "h": 64})
+    return f"{status} ({error_message(data)[:50]})", status == 400
+
+
+@probe("M7 image at 16384²", "400 naming the parameter")
+def image_huge(target):
+    item = target.item("jhead__sony.jpg")
+    status, _, data = target.api("GET", f"assets/{item['id']}/image?w=16384&h=16384&mode=fit")
+    return f"{status} ({error_message(data)[:50]})", status == 400
+
+
+# ---- L: errors, validators, damaged files ---------------------------------------------------------
+
+# Files whose headers read but whose pixels fail to decode, each format with its own message:
+# truncated copies of corpus files (made by make_library), and one the corpus has.
+TRUNCATED = ["E_formats/libtiff__minisblack-1c-16b.tiff", "E_formats/pillow__flower.webp", "C_pngsuite/basn2c08.png",
+             "E_formats/libheif__example.avif", "A_camera_exif/jhead__sony.jpg", "E_formats/ljt__testorig12.jpg"]
+HOSTILE = ["trunc-" + os.path.basename(path) for path in TRUNCATED] + ["pillow__truncated_jpeg.jpg", "pillow__truncated_image.png"]
+
+
+@probe("L concurrent failing decodes", "each 422 names its own reason")
+def concurrent_errors(target):
+    items = [target.item(name) for name in HOSTILE]
+    items = [item for item in items if item]  # those whose headers could be read are in the library
+
+    def answer(item, size):
+        status, _, data = target.api("GET", f"assets/{item['id']}/image?w={size}&h={size}&mode=fit")
+        return status, error_message(data) if status != 200 else "an image"
+    alone = {item["id"]: answer(item, 60) for item in items}
+    mismatches, lock = [], threading.Lock()
+
+    def hammer(item, size):
+        got = answer(item, size)
+        if got != alone[item["id"]]:
+            with lock:
+                mismatches.append(f"{item['filename']}: {got} vs {alone[item['id']]}")
+    work = [(item, 61 + round_) for round_ in range(6) for item in items]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=min(6, target.limits["connections"] - 1)) as pool:
+        list(pool.map(lambda job: hammer(*job), work))
+    for mismatch in mismatches[:5]:
+        print("  " + mismatch, file=sys.stderr)
+    failing = [item for item in items if alone[item["id"]][0] == 422]
+    own = all(item["filename"] in alone[item["id"]][1] for item in failing)
+    return (f"{len(failing)} failing files, each naming itself: {own}; {len(work)} requests 6 at a time, "
+            f"{len(mismatches)} with another answer", not mismatches and own and len(failing) >= 3)
+
+
+@probe("L If-Range across a replaced original", "200 with the whole new file")
+def if_range_splice(target):
+    item = target.item("replace-me.jpg")
+    status, headers, old = target.api("GET", f"assets/{item['id']}/original")
+    tag = headers.get("ETag")
+    path = os.path.join(target.library, "Probes", "replace-me.jpg")
+    new = open(os.path.join(target.library, "Probes", "replacement.bin"), "rb").read()
+    staged = path + ".tmp"
+    with open(staged, "wb") as file:
+        file.write(new)
+    os.rename(staged, path)
+    status, headers, body = target.api("GET", f"assets/{item['id']}/original", headers={"Range": "bytes=0-99", "If-Range": tag})
+    whole = body == new
+    return f"{status}, {len(body)} bytes, {'the new file' if whole else 'NOT the new file'}", status == 200 and whole
+
+
+@probe("L xcsn0g01.png (bad IDAT CRC) on every path", "422 every time")
+def same_answer(target):
+    item = target.item("xcsn0g01.png")
+    statuses = []
+    for round_ in range(3):
+        for size in (16, 32, 50, 256):
+            for delivery in ("fast", "high"):
+                status, _, _ = target.api("GET", f"assets/{item['id']}/image?w={size}&h={size}&mode=fill&delivery={delivery}")
+                statuses.append(status)
+        target.api("POST", "prefetch", json_body={"ids": [item["id"]], "w": 64, "h": 64})
+    counts = {status: statuses.count(status) for status in set(statuses)}
+    return f"{counts}", set(statuses) == {422}
+
+
+@probe("M5 SIGTERM", "the server exits within 5 s")
+def sigterm(target):
+    start = time.monotonic()
+    target.server.send_signal(signal.SIGTERM)
+    try:
+        target.server.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        target.server.kill()
+        return "still running after 60 s", False
+    seconds = time.monotonic() - start
+    return f"exited {target.server.returncode} in {seconds:.1f} s", seconds < 5
+
+
+# ---- the run ---------------------------------------------------------------------------------------
+
+def bad_crc_png(source, destination):
+    data = bytearray(open(source, "rb").read())
+    offset = 8
+    while offset + 8 <= len(data):
+        length, kind = struct.unpack(">I4s", data[offset:offset + 8])
+        if kind == b"IDAT":
+            data[offset + 8 + length] ^= 0xFF
+            break
+        offset += 12 + length
+    open(destination, "wb").write(data)
+
+
+def make_library(corpus, folder):
+    library = os.path.join(folder, "library")
+    os.makedirs(os.path.join(library, "Probes"))
+    shutil.copytree(os.path.join(corpus, "A_camera_exif"), os.path.join(library, "Camera"))
+    hostile = os.path.join(library, "Hostile")
+    os.makedirs(hostile)
+    for path in TRUNCATED:
+        data = open(os.path.join(corpus, path), "rb").read()
+        open(os.path.join(hostile, "trunc-" + os.path.basename(path)), "wb").write(data[: len(data) * 6 // 10])
+    for name in ("pillow__truncated_jpeg.jpg", "pillow__truncated_image.png"):
+        shutil.copy(os.path.join(corpus, "D_hostile", name), hostile)
+    bad_crc_png(os.path.join(corpus, "C_pngsuite", "basn0g01.png"), os.path.join(library, "Probes", "xcsn0g01.png"))
+    shutil.copy(os.path.join(corpus, "A_camera_exif", "jhead__sony.jpg"), os.path.join(library, "Probes", "replace-me.jpg"))
+    shutil.copy(os.path.join(corpus, "A_camera_exif", "goexif__sample1.jpg"), os.path.join(library, "Probes", "replacement.bin"))
+    outside = os.path.join(folder, "outside")
+    os.makedirs(outside)
+    shutil.copy(os.path.join(corpus, "A_camera_exif", "goexif__sample1.jpg"), os.path.join(outside, "outside.jpg"))
+    os.symlink("/", os.path.join(library, "everything"))
+    os.symlink(outside, os.path.join(library, "neighbour"))
+    return library
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--corpus", default=os.path.join(os.path.dirname(__file__), "../../../shared/testdata"))
+    parser.add_argument("--only", help="run only the probes whose name contains this")
+    args = parser.parse_args()
+    limits = {"idle": 3, "header": 1, "connections": 8, "upload_mb": 256}
+    folder = tempfile.mkdtemp(prefix="attack-")
+    server = None
+    try:
+        library = make_library(os.path.abspath(args.corpus), folder)
+        index = subprocess.run([args.binary, "index", library], capture_output=True, text=True)
+        if index.returncode != 0:
+            sys.exit(f"attack.py: indexing failed: {index.stderr}")
+        server = subprocess.Popen(
+            [args.binary, "serve", "--library", library, "--backend", "indexed", "--port", "0", "--json", "--no-watch",
+             "--log-level", "error", "--idle-timeout", str(limits["idle"]), "--header-timeout", str(limits["header"]),
+             "--connections-per-address", str(limits["connections"]), "--max-upload-mb", str(limits["upload_mb"])],
+            stdout=subprocess.PIPE, text=True)
+        announcement = json.loads(server.stdout.readline())
+        target = Target(os.path.abspath(args.binary), library, server, announcement, limits)
+        rows = []
+        for name, expected, function in PROBES:
+            if args.only and args.only not in name:
+                continue
+            try:
+                got, ok = function(target)
+            except Exception as error:  # a probe that breaks is a failed row, not a stopped run
+                got, ok = f"probe failed: {type(error).__name__}: {error}", False
+            rows.append((name, expected, got, ok))
+            print(f"{'ok  ' if ok else 'FAIL'} {name}", file=sys.stderr)
+        widths = [max(len(row[column]) for row in rows + [("probe", "expected", "got")]) for column in range(3)]
+        print(f"{'probe':<{widths[0]}}  {'expected':<{widths[1]}}  {'got':<{widths[2]}}  result")
+        for name, expected, got, ok in rows:
+            print(f"{name:<{widths[0]}}  {expected:<{widths[1]}}  {got:<{widths[2]}}  {'ok' if ok else 'FAIL'}")
+        return 0 if all(row[3] for row in rows) else 1
+    finally:
+        if server and server.poll() is None:
+            server.terminate()
+            server.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
