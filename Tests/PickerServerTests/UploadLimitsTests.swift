@@ -5,6 +5,7 @@ import Glibc
 import PickerClient
 import PickerServer
 import Testing
+import TestSupport
 
 /// Uploads stream to a temporary file under a byte cap, a few at a time, and leave nothing behind.
 @Suite("Uploads are capped in size and number")
@@ -109,10 +110,8 @@ struct UploadLimitsTests {
         }
         defer { held.forEach { close($0) } }
         try #require(held.count == 2)
-        // Both are being received once each has its folder; a hang guard of 10 s, not a timing.
-        let clock = ContinuousClock(), deadline = clock.now + .seconds(10)
-        while Self.contents(folder).count < 2, clock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        try #require(Self.contents(folder).count == 2, "the two uploads did not start")
+        // Both are being received once each has its folder.
+        try await HangGuard.waitUntil("the two uploads' folders") { Self.contents(folder).count == 2 }
         let third = try await server.request("POST", path, body: Data([0xFF, 0xD8]), authorized: false, asPerson: true)
         #expect(third.status == 503)
         #expect(third.header("Retry-After") == "5")
