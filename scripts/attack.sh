@@ -25,5 +25,5 @@ if [ -z "$binary" ]; then
   binary="$(swift build --show-bin-path)/assets-picker"
 fi
 [ -x "$binary" ] || { echo "attack.sh: $binary is not an executable" >&2; exit 2; }
-corpus="${ASSETS_PICKER_TESTDATA:-$(cd .. && pwd)/shared/testdata}"
+corpus=$(scripts/corpus.sh root)
 exec python3 scripts/attack/attack.py --binary "$binary" --corpus "$corpus" ${arguments[@]+"${arguments[@]}"}

@@ -39,6 +39,13 @@ struct ServerState: Sendable {
         return uuids.compactMap { found[$0] }.filter { Self.isVisible($0, in: session) }
     }
 
+    /// The assets with these UUIDs that the person may pick now: visible in the session (see
+    /// ``visibleAssets(_:session:)``) and still in the library as it is now, so an asset deleted
+    /// or hidden since the picker listed it (by another process, say) is not picked.
+    func pickableAssets(_ uuids: [UUID], session: PickerSession) async throws -> [Asset] {
+        try await stillPickable(visibleAssets(uuids, session: session))
+    }
+
     /// Whether the person picking in `session` may see `asset`: it passes the session's media
     /// filter and is not hidden. (Deleted assets never get this far: lookups leave them out and
     /// Recently Deleted is never listed.)

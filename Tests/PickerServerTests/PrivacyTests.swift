@@ -1,6 +1,7 @@
 import AssetsKit
 import FolderLibrary
 import Foundation
+import IndexedLibrary
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -60,6 +61,20 @@ import TestSupport
         }
         let preselected = try await server.client.createSession(PickerSessionOptions(preselected: [deleted, hidden, ids[2]]))
         #expect((try await server.picker(preselected).get("session").json["selection"] as? [String: Any])?["ids"] as? [String] == [ids[2]])
+    }
+
+    @Test func anAssetDeletedElsewhereAfterThePickerListedItCannotBePicked() async throws {
+        let server = try await TestServer.indexed()
+        defer { Task { await server.stop() } }
+        let person = server.picker(try await server.client.createSession())
+        let ids = try await person.cameraRollIDs(media: "photo")
+        // Another process (here a second library over the same index) deletes a listed photo;
+        // this server hears nothing of it, its memo of listed assets still holds the photo.
+        let elsewhere = try IndexedLibrary(root: server.root, databaseURL: TestServer.indexURL(forLibrary: server.root))
+        _ = try await elsewhere.performChanges([.delete([.local(LocalIdentifier(uuid: UUID(uuidString: ids[0])!))])])
+        #expect(try await person.send("POST", "selection/\(ids[0])").status == 404)
+        #expect(try await person.send("PUT", "selection", json: ["ids": [ids[1], ids[0]]]).status == 404)
+        #expect(try await person.send("POST", "selection/\(ids[1])").status == 200)
     }
 
     @Test func picksDeletedOrHiddenAfterDoneAreNoLongerTheClients() async throws {

@@ -128,6 +128,155 @@ def error_message(data):
         return repr(data[:60])
 
 
+# ---- H1, M1, L: the client is not the person ---------------------------------------------------
+
+def client(target, method, path, json_body=None, headers=None):
+    """A request as the client program: its bearer key, never the person's cookie."""
+    connection = http.client.HTTPConnection("127.0.0.1", target.port, timeout=30)
+    headers = dict(headers or {}, Authorization=f"Bearer {target.client_key}")
+    body = None
+    if json_body is not None:
+        body = json.dumps(json_body).encode()
+        headers["Content-Type"] = "application/json"
+    connection.request(method, path, body=body, headers=headers)
+    response = connection.getresponse()
+    data = response.read()
+    connection.close()
+    return response.status, dict(response.getheaders()), data
+
+
+def new_session(target, body=None, headers=None):
+    status, _, data = client(target, "POST", "/v1/sessions", body if body is not None else {}, headers)
+    return json.loads(data) if status in (200, 201) else None
+
+
+@probe("H1 client key + pickerUri, no sign-in", "every picker route 401/403, nothing of the library")
+def client_as_person(target):
+    session = new_session(target)
+    if not session:
+        return "could not create a session", False
+    base = urllib.parse.urlparse(session["pickerUri"]).path
+    asset = (target.items() or [{"id": "00000000-0000-0000-0000-000000000000"}])[0]["id"]
+    attempts = [("GET", base, None), ("GET", base + "api/session", None), ("GET", base + "api/albums", None),
+                ("GET", base + "api/albums/smart%3Aall/assets?limit=60", None),
+                ("GET", base + f"api/assets/{asset}/image?w=256&h=256&mode=fill", None),
+                ("POST", base + f"api/selection/{asset}", b""), ("PUT", base + "api/selection", json.dumps({"ids": [asset]}).encode()),
+                ("POST", base + "api/done", b""), ("GET", base + "api/events", None)]
+    statuses = []
+    for method, path, body in attempts:
+        connection = http.client.HTTPConnection("127.0.0.1", target.port, timeout=30)
+        connection.request(method, path, body=body, headers={"Authorization": f"Bearer {target.client_key}",
+                                                              "Origin": f"http://127.0.0.1:{target.port}"})
+        response = connection.getresponse()
+        data = response.read(65536)
+        connection.close()
+        leaked = asset.encode() in data or b"A_camera_exif" in data
+        statuses.append(response.status if not leaked else f"{response.status} LEAK")
+    ok = all(status in (401, 403) for status in statuses)
+    return " ".join(str(status) for status in statuses), ok
+
+
+@probe("H1 the one-time sign-in link used twice", "the second use refused (401)")
+def sign_in_link_reused(target):
+    status, _, _ = target.request("GET", target.picker_path)
+    link = None
+    for _ in range(100):  # the server prints a new link for a picker page opened without sign-in
+        line = target.server.stdout.readline()
+        if "signInUrl" in line:
+            link = json.loads(line)["signInUrl"]
+            break
+    if not link:
+        return "no new link printed", False
+    first = sign_in(link)
+    parts = urllib.parse.urlparse(link)
+    connection = http.client.HTTPConnection("127.0.0.1", target.port, timeout=30)
+    connection.request("GET", parts.path + ("?" + parts.query if parts.query else ""))
+    second = connection.getresponse()
+    second.read()
+    connection.close()
+    return f"first {'cookie' if first else 'no cookie'}, second {second.status}", bool(first) and second.status == 401
+
+
+@probe("H1 a change from another origin", "403, nothing changed")
+def cross_origin(target):
+    # The person's own cookie, sent by a page of another origin (what SameSite=Strict and the
+    # Origin check together stop).
+    connection = http.client.HTTPConnection("127.0.0.1", target.port, timeout=30)
+    connection.request("PUT", target.picker_path + "api/selection", body=json.dumps({"ids": []}).encode(),
+                       headers={"Content-Type": "application/json", "Cookie": target.cookie or "",
+                                "Origin": "http://evil.example"})
+    response = connection.getresponse()
+    response.read()
+    connection.close()
+    return str(response.status), response.status == 403
+
+
+@probe("M1 preselecting guessed ids", "the answer is the same for a real id and a made-up one")
+def preselection_oracle(target):
+    real = (target.items() or [{}])[0].get("id")
+    if not real:
+        return "no asset listed", False
+    made_up = "6F9619FF-8B86-D011-B42D-00C04FC964FF"
+    answers = []
+    for ids in ([real], [made_up]):
+        session = new_session(target, {"preselected": ids})
+        if not session:
+            return "could not create a session", False
+        answers.append({key: value for key, value in session.items() if key not in ("id", "pickerUri", "expireTime")})
+    return ("same" if answers[0] == answers[1] else f"differ: {answers}"), answers[0] == answers[1]
+
+
+@probe("M2 a photo moved to Recently Deleted", "gone from the picker; Recently Deleted not browsable (404)")
+def recently_deleted(target):
+    victim = next((item for item in target.items() if item["filename"].lower().endswith(".jpg")), None)
+    if not victim:
+        return "no photo listed", False
+    deleted = subprocess.run([target.binary, "delete", "--library", target.library, "--asset", victim["id"] + "/L0/001"],
+                             capture_output=True, text=True, env=target.environment)
+    if deleted.returncode != 0:
+        return f"delete failed: {deleted.stderr.strip()}", False
+    try:
+        listed = any(item["id"] == victim["id"] for item in target.items())
+        status, _, _ = target.api("GET", "albums/smart%3Arecently-deleted/assets?limit=60")
+        picked, _, _ = target.api("POST", f"selection/{victim['id']}", body=b"")
+        return f"listed {listed}, Recently Deleted {status}, pick {picked}", not listed and status == 404 and picked == 404
+    finally:
+        subprocess.run([target.binary, "restore", "--library", target.library, "--asset", victim["id"] + "/L0/001"],
+                       capture_output=True, env=target.environment)
+
+
+@probe("L Host header in pickerUri", "the server's own address, never the request's Host")
+def host_header(target):
+    session = new_session(target, headers={"Host": "evil.example:80"})
+    if not session:
+        return "could not create a session", False
+    host = urllib.parse.urlparse(session["pickerUri"]).netloc
+    return host, host == f"127.0.0.1:{target.port}"
+
+
+@probe("L error bodies", "no absolute server path in any error")
+def error_paths(target):
+    bodies = []
+    for item in target.items():
+        if item["filename"].endswith((".png", ".jpg", ".jpeg")):
+            status, _, data = target.api("GET", f"assets/{item['id']}/image?w=64&h=64&mode=fill")
+            if status >= 400:
+                bodies.append(data)
+    leaked = [body[:80] for body in bodies if target.library.encode() in body or b"/tmp/" in body]
+    return f"{len(bodies)} errors, {len(leaked)} with a path", bool(bodies) and not leaked
+
+
+@probe("L a repeated id in PUT selection", "200, counted once")
+def repeated_id(target):
+    real = (target.items() or [{}])[0].get("id")
+    if not real:
+        return "no asset listed", False
+    status, _, data = target.api("PUT", "selection", {"ids": [real, real]})
+    count = json.loads(data).get("selection", {}).get("count") if status == 200 else None
+    target.api("PUT", "selection", {"ids": []})
+    return f"{status}, count {count}", status == 200 and count == 1
+
+
 # ---- M3: connections ---------------------------------------------------------------------------
 
 @probe("M3 idle connection", "closed after the idle timeout")
@@ -430,16 +579,19 @@ def main():
     server = None
     try:
         library = make_library(os.path.abspath(args.corpus), folder)
-        index = subprocess.run([args.binary, "index", library], capture_output=True, text=True)
+        # The index and the renditions live in the attack's own folder, never the user's.
+        environment = dict(os.environ, XDG_DATA_HOME=os.path.join(folder, "data"), XDG_CACHE_HOME=os.path.join(folder, "cache"))
+        index = subprocess.run([args.binary, "index", library], capture_output=True, text=True, env=environment)
         if index.returncode != 0:
             sys.exit(f"attack.py: indexing failed: {index.stderr}")
         server = subprocess.Popen(
             [args.binary, "serve", "--library", library, "--backend", "indexed", "--port", "0", "--json", "--no-watch",
              "--log-level", "error", "--idle-timeout", str(limits["idle"]), "--header-timeout", str(limits["header"]),
              "--connections-per-address", str(limits["connections"]), "--max-upload-mb", str(limits["upload_mb"])],
-            stdout=subprocess.PIPE, text=True)
+            stdout=subprocess.PIPE, text=True, env=environment)
         announcement = json.loads(server.stdout.readline())
         target = Target(os.path.abspath(args.binary), library, server, announcement, limits)
+        target.environment = environment
         rows = []
         for name, expected, function in PROBES:
             if args.only and args.only not in name:

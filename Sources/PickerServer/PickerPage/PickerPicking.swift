@@ -28,7 +28,7 @@ struct PickerPicking: Sendable {
             // A repeated id counts once, where it first appears.
             var seen = Set<UUID>()
             let uuids = parsed.filter { seen.insert($0).inserted }
-            let assets = try await state.visibleAssets(uuids, session: grant.session)
+            let assets = try await state.pickableAssets(uuids, session: grant.session)
             guard assets.count == uuids.count else { throw APIError.notFound }
             return try await selection { try state.sessions.replacePicks(assets, session: grant.session.id, token: grant.token) }
         }
@@ -38,7 +38,7 @@ struct PickerPicking: Sendable {
 
     private func asset(_ context: BasicRequestContext, session: PickerSession) async throws -> Asset {
         guard let uuid = ItemResource.uuid(fromPathComponent: try context.parameters.require("asset")),
-              let asset = try await state.visibleAssets([uuid], session: session).first else {
+              let asset = try await state.pickableAssets([uuid], session: session).first else {
             throw APIError.notFound
         }
         return asset
