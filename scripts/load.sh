@@ -33,7 +33,8 @@ scratch=$(mktemp -d)
 server=""
 cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null; rm -rf "$scratch"; }
 trap cleanup EXIT
-export ASSETS_PICKER_DEMO_LIBRARY="$scratch/demo"
+# The demo library, its index and the renditions in the run's own folder: cold, and never the user's.
+export ASSETS_PICKER_DEMO_LIBRARY="$scratch/demo" XDG_DATA_HOME="$scratch/data" XDG_CACHE_HOME="$scratch/cache"
 "$binary" serve --port 0 --json --no-watch --log-level error > "$scratch/announce" &
 server=$!
 for _ in $(seq 600); do [ -s "$scratch/announce" ] && break; sleep 0.1; done
