@@ -14,6 +14,9 @@ struct CreateSessionRequest: Decodable, Sendable {
     /// those that name nothing the person could pick are dropped without a word to the client.
     var preselected: [String]?
 
+    /// The body `{}`: every setting at its default.
+    init() {}
+
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case pickingConfig, mediaFilter, order, preselected
     }

@@ -21,7 +21,8 @@ struct SessionRoutes: Sendable {
     }
 
     private func create(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let body = try await JSONResponse.decode(CreateSessionRequest.self, from: request, limit: 4 << 20)
+        // No body at all is `{}`, as Google's API takes it.
+        let body = try await JSONResponse.decode(CreateSessionRequest.self, from: request, limit: 4 << 20, empty: CreateSessionRequest())
         let settings = PickerSessionSettings(maxItems: body.maxItemCount ?? PickerSessionSettings.maximumItemsRange.upperBound,
                                              mediaFilter: body.mediaFilter ?? .all, order: body.order ?? .pick)
         guard PickerSessionSettings.maximumItemsRange.contains(settings.maxItems) else {
