@@ -26,6 +26,9 @@ import TestSupport
             (#"{"pickingConfig": {"maxItemCount": 2.5}}"#, "'pickingConfig.maxItemCount'"),
             (#"{"pickingConfig": {"maxItemCount": "0"}}"#, "'pickingConfig.maxItemCount'"),
             (#"{"pickingConfig": {"maxItemCount": "2001"}}"#, "'pickingConfig.maxItemCount'"),
+            (#"{"pickingConfig": {"maxItemCount": "+5"}}"#, "'pickingConfig.maxItemCount'"),
+            (#"{"pickingConfig": {"maxItemCount": "05"}}"#, "'pickingConfig.maxItemCount'"),
+            (#"{"pickingConfig": {"maxItemCount": " 5"}}"#, "'pickingConfig.maxItemCount'"),
             (#"[]"#, "JSON body"),
             (#"{"#, "JSON"),
         ]

@@ -131,6 +131,8 @@ import TestSupport
             ("GET", "/v1/mediaItems?sessionId=\(session.id)", nil, true, 400, "FAILED_PRECONDITION"),
             ("GET", "/v1/mediaItems", nil, true, 400, "INVALID_ARGUMENT"),
             ("GET", "/v1/mediaItems?sessionId=\(session.id)&pageSize=-1", nil, true, 400, "INVALID_ARGUMENT"),
+            ("GET", "/v1/mediaItems?sessionId=\(session.id)&pageSize=%2B2", nil, true, 400, "INVALID_ARGUMENT"),
+            ("GET", "/v1/mediaItems?sessionId=\(session.id)&pageSize=02", nil, true, 400, "INVALID_ARGUMENT"),
             ("GET", "/v1/sessions/\(UUID().uuidString)", nil, true, 404, "NOT_FOUND"),
             ("GET", "/v1/mediaItems?sessionId=nope", nil, true, 404, "NOT_FOUND"),
             ("DELETE", "/v1/sessions/nope", nil, true, 404, "NOT_FOUND"),

@@ -60,7 +60,10 @@ struct CreateSessionRequest: Decodable, Sendable {
     /// An int64 written as a string (`"3"`), as the Google APIs write them, or as a whole JSON number.
     private static func wholeNumber(in container: KeyedDecodingContainer<AnyKey>, _ key: AnyKey) throws -> Int {
         if let text = try? container.decode(String.self, forKey: key) {
-            guard let number = Int(text) else { throw APIError.badParameter("'pickingConfig.maxItemCount' must be a whole number; got '\(text)'.") }
+            // Decimal digits only, as Google writes an int64: no sign, space or leading zero.
+            guard let number = DecimalText.wholeNumber(text) else {
+                throw APIError.badParameter("'pickingConfig.maxItemCount' must be a whole number; got '\(text)'.")
+            }
             return number
         }
         // Read as a number: Foundation reports a fraction where an Int belongs as malformed JSON.

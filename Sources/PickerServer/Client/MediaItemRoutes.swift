@@ -30,8 +30,8 @@ struct MediaItemRoutes: Sendable {
         let start = try parameters.get("pageToken").flatMap { $0.isEmpty ? nil : $0 }.map { text throws(APIError) in try PageToken(text).offset } ?? 0
         var pageSize = Self.defaultPageSize
         if let text = parameters.get("pageSize"), !text.isEmpty {
-            guard text.count <= 10, let size = Int(text), size >= 0 else {
-                throw APIError.badParameter("'pageSize' must be a whole number from 0 to \(Self.maximumPageSize); got '\(text)'.")
+            guard let size = DecimalText.wholeNumber(text), size <= Int32.max else {
+                throw APIError.badParameter("'pageSize' must be a whole number from 0 (the default, \(Self.defaultPageSize)) up; got '\(text)'.")
             }
             pageSize = size == 0 ? Self.defaultPageSize : min(size, Self.maximumPageSize)
         }
