@@ -192,7 +192,8 @@ import TestSupport
             #expect(answer.status == 200, "\(suffix)")
             #expect(answer.response.url?.query == "autoclose=1", "\(suffix)")
         }
-        // Like every picker path, it is the person's only.
+        // Like every picker path, it is the person's only; the sign-in link made for it leads back to it.
         #expect(try await server.request("GET", session.pickerPath + "autoclose", authorized: true).status == 401)
+        #expect(server.shownSignInLinks.all.last?.hasSuffix("?next=\(session.pickerPath)autoclose") == true, "\(server.shownSignInLinks.all)")
     }
 }
