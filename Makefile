@@ -19,7 +19,8 @@ run: build
 	swift run assets-picker serve --port $(PORT)
 
 ## Installs what is missing, builds, runs every Swift test, the browser end-to-end test
-## (headless Chromium; screenshots in test-artifacts/e2e/) and the OpenAPI conformance run
+## (headless Chromium; screenshots in test-artifacts/e2e/), a Google Photos Picker API client written
+## from Google's reference (Tests/GooglePickerClient) and the OpenAPI conformance run
 ## (schemathesis) against a live server, then checks that the shared test corpus (../shared/testdata
 ## or $ASSETS_PICKER_TESTDATA) was only read.
 test: dependencies e2e-dependencies
@@ -27,5 +28,6 @@ test: dependencies e2e-dependencies
 	swift build --build-tests
 	swift test --skip-build --parallel
 	scripts/e2e.sh .build/debug/assets-picker
+	scripts/google-client.sh .build/debug/assets-picker
 	scripts/schemathesis.sh .build/debug/assets-picker
 	@scripts/corpus.sh verify .build/corpus-before-test.txt

@@ -55,7 +55,7 @@ let package = Package(
         .target(
             name: "PickerServer",
             dependencies: [
-                "AssetsKit", "ImagePipeline", "IndexedLibrary", "Picker",
+                "AssetsKit", "ImageMetadata", "ImagePipeline", "IndexedLibrary", "Picker",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(
             name: "PickerServerTests",
             dependencies: [
-                "PickerServer", "PickerClient", "Picker", "IndexedLibrary", "FolderLibrary", "AssetsKit", "ImagePipeline", "TestSupport",
+                "PickerServer", "PickerClient", "Picker", "IndexedLibrary", "FolderLibrary", "AssetsKit", "ImageMetadata", "ImagePipeline", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -86,7 +86,7 @@ class Server:
         self.person = {"Cookie": self.cookie, "Origin": self.base}
 
     def new_session(self):
-        return json.loads(http("POST", self.base + "/v1/sessions", self.key, {"maxItems": 100}))
+        return json.loads(http("POST", self.base + "/v1/sessions", self.key, {"pickingConfig": {"maxItemCount": "100"}}))
 
     def stop(self):
         if self.process.poll() is None:

@@ -3,21 +3,22 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A client program's side of picker sessions: ask a person to pick, wait until they are done,
-/// then read exactly what they picked, at the sizes the program needs.
+/// A client program's side of picker sessions, in the Google Photos Picker API's wire format:
+/// ask a person to pick, wait until they are done, then read exactly what they picked, at the
+/// sizes the program needs.
 ///
 /// ```swift
 /// let client = PickerClient(baseURL: URL(string: "http://127.0.0.1:8080")!, clientKey: key)
-/// let session = try await client.createSession(PickerSessionOptions(maxItems: 5))
+/// let session = try await client.createSession(PickerSessionOptions(maxItemCount: 5))
 /// print("Pick at", session.pickerUri)              // the person opens this in a browser
 /// let done = try await client.waitUntilPicked(session.id)
-/// for item in try await client.items(in: done.id) {
-///     let jpeg = try await client.image(of: item.id, in: done.id, width: 300, height: 200, mode: .fill)
+/// for item in try await client.mediaItems(in: done.id) {
+///     let jpeg = try await client.content(of: item, .crop(width: 300, height: 200))
 /// }
 /// try await client.deleteSession(done.id)
 /// ```
 public struct PickerClient: Sendable {
-    /// The server, e.g. `http://127.0.0.1:8080`.
+    /// The server, e.g. `http://127.0.0.1:8080` (the API is under its `/v1/`).
     public let baseURL: URL
     /// The server's client key, sent as `Authorization: Bearer <key>`.
     public let clientKey: String
@@ -29,62 +30,63 @@ public struct PickerClient: Sendable {
         self.urlSession = urlSession
     }
 
-    /// Starts a session; the person picks at its ``PickerSessionInfo/pickerUri``.
-    public func createSession(_ options: PickerSessionOptions = PickerSessionOptions()) async throws -> PickerSessionInfo {
-        try await json(PickerSessionInfo.self, "POST", "v1/sessions", body: try JSONEncoder().encode(options))
+    /// Starts a session (`POST /v1/sessions`); the person picks at its ``PickingSession/pickerUri``.
+    public func createSession(_ options: PickerSessionOptions = PickerSessionOptions()) async throws -> PickingSession {
+        try await json(PickingSession.self, "POST", "v1/sessions", body: try JSONEncoder().encode(options))
     }
 
-    /// The session as it is now.
-    public func session(_ id: String) async throws -> PickerSessionInfo {
-        try await json(PickerSessionInfo.self, "GET", "v1/sessions/\(id)")
+    /// The session as it is now (`GET /v1/sessions/{id}`).
+    public func session(_ id: String) async throws -> PickingSession {
+        try await json(PickingSession.self, "GET", "v1/sessions/\(id)")
     }
 
-    /// Polls the session at its polling interval until the person pressed Done or Cancel.
-    /// - Throws: ``PickerClientError`` (e.g. 404 once the session expired), or `CancellationError`.
-    public func waitUntilPicked(_ id: String) async throws -> PickerSessionInfo {
+    /// Polls the session at the server's `pollInterval` until the person pressed Done or Cancel.
+    /// - Throws: ``PickerClientError`` (`DEADLINE_EXCEEDED` once the server's `timeoutIn` has
+    ///   passed, `NOT_FOUND` once the session is gone), or `CancellationError`.
+    public func waitUntilPicked(_ id: String) async throws -> PickingSession {
+        let clock = ContinuousClock()
+        var deadline: ContinuousClock.Instant?
         while true {
             let session = try await session(id)
             if session.mediaItemsSet { return session }
-            try await Task.sleep(for: .seconds(max(0.05, session.pollingConfig.pollInterval)))
+            let now = clock.now
+            deadline = deadline ?? now + session.pollingConfig.timeoutIn
+            guard let deadline, now < deadline else {
+                throw PickerClientError(status: 0, code: "DEADLINE_EXCEEDED", message: "The person did not finish picking before the session's timeout.")
+            }
+            try await Task.sleep(for: max(.milliseconds(50), min(session.pollingConfig.pollInterval, deadline - now)))
         }
     }
 
-    /// One page of the picked items; pass the previous page's ``PickedItemPage/nextPageToken``.
-    public func itemsPage(in id: String, pageToken: String? = nil, pageSize: Int? = nil) async throws -> PickedItemPage {
-        var query: [URLQueryItem] = []
-        if let pageToken { query.append(URLQueryItem(name: "pageToken", value: pageToken)) }
+    /// One page of the picked items (`GET /v1/mediaItems`); pass the previous page's ``MediaItemsPage/nextPageToken``.
+    public func mediaItemsPage(in sessionID: String, pageSize: Int? = nil, pageToken: String? = nil) async throws -> MediaItemsPage {
+        var query = [URLQueryItem(name: "sessionId", value: sessionID)]
         if let pageSize { query.append(URLQueryItem(name: "pageSize", value: String(pageSize))) }
-        return try await json(PickedItemPage.self, "GET", "v1/sessions/\(id)/items", query: query)
+        if let pageToken { query.append(URLQueryItem(name: "pageToken", value: pageToken)) }
+        return try await json(MediaItemsPage.self, "GET", "v1/mediaItems", query: query)
     }
 
     /// Every picked item, in the session's order (pick order or date order), page by page.
-    public func items(in id: String) async throws -> [PickedItem] {
-        var items: [PickedItem] = []
+    public func mediaItems(in sessionID: String, pageSize: Int? = nil) async throws -> [PickedMediaItem] {
+        var items: [PickedMediaItem] = []
         var token: String?
         repeat {
-            let page = try await itemsPage(in: id, pageToken: token)
-            items += page.items
+            let page = try await mediaItemsPage(in: sessionID, pageSize: pageSize, pageToken: token)
+            items += page.mediaItems
             token = page.nextPageToken
         } while token != nil
         return items
     }
 
-    /// A picked item rendered at `width`×`height` (upright; `fill` crops to exactly that size).
-    public func image(of itemID: String, in sessionID: String, width: Int, height: Int, mode: ImageFit = .fit,
-                      format: ImageEncoding = .jpeg, quality: Int = 80) async throws -> Data {
-        let query = [URLQueryItem(name: "w", value: String(width)), URLQueryItem(name: "h", value: String(height)),
-                     URLQueryItem(name: "mode", value: mode.rawValue), URLQueryItem(name: "format", value: format.rawValue),
-                     URLQueryItem(name: "quality", value: String(quality))]
-        return try await data("GET", "v1/sessions/\(sessionID)/items/\(itemID)/image", query: query).0
-    }
-
-    /// A picked item's original file, or the bytes in `range` of it.
-    public func original(of itemID: String, in sessionID: String, range: ClosedRange<Int64>? = nil) async throws -> Data {
+    /// A picked item's bytes as `content` asks (a size, a crop, the original, the video), or the
+    /// bytes in `range` of them.
+    public func content(of item: PickedMediaItem, _ content: MediaContent, range: ClosedRange<Int64>? = nil) async throws -> Data {
         let headers = range.map { ["Range": "bytes=\($0.lowerBound)-\($0.upperBound)"] } ?? [:]
-        return try await data("GET", "v1/sessions/\(sessionID)/items/\(itemID)/original", headers: headers).0
+        let url = URL(string: item.mediaFile.baseUrl.absoluteString + content.suffix)!
+        return try await send(method: "GET", url: url, headers: headers).0
     }
 
-    /// Ends the session: its URLs stop working.
+    /// Ends the session (`DELETE /v1/sessions/{id}`): its base URLs stop working.
     public func deleteSession(_ id: String) async throws {
         _ = try await data("DELETE", "v1/sessions/\(id)")
     }
@@ -93,7 +95,16 @@ public struct PickerClient: Sendable {
                                     body: Data? = nil) async throws -> T {
         let (data, _) = try await data(method, path, query: query, body: body)
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            // RFC 3339 as Google writes it: with or without a fraction of a second.
+            let plain = ISO8601DateFormatter(), fractional = ISO8601DateFormatter()
+            fractional.formatOptions.insert(.withFractionalSeconds)
+            guard let date = plain.date(from: text) ?? fractional.date(from: text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not an RFC 3339 time"))
+            }
+            return date
+        }
         return try decoder.decode(T.self, from: data)
     }
 
@@ -101,7 +112,11 @@ public struct PickerClient: Sendable {
                       headers: [String: String] = [:]) async throws -> (Data, HTTPURLResponse) {
         var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
         if !query.isEmpty { components.queryItems = query }
-        var request = URLRequest(url: components.url!)
+        return try await send(method: method, url: components.url!, body: body, headers: headers)
+    }
+
+    private func send(method: String, url: URL, body: Data? = nil, headers: [String: String] = [:]) async throws -> (Data, HTTPURLResponse) {
+        var request = URLRequest(url: url)
         request.httpMethod = method
         request.setValue("Bearer \(clientKey)", forHTTPHeaderField: "Authorization")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
@@ -110,7 +125,7 @@ public struct PickerClient: Sendable {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         let (data, response) = try await urlSession.data(for: request)
-        guard let http = response as? HTTPURLResponse else { throw PickerClientError(status: 0, code: "noResponse", message: "no HTTP response") }
+        guard let http = response as? HTTPURLResponse else { throw PickerClientError(status: 0, code: "UNAVAILABLE", message: "no HTTP response") }
         guard (200..<300).contains(http.statusCode) else { throw PickerClientError(status: http.statusCode, body: data) }
         return (data, http)
     }

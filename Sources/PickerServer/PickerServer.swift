@@ -6,7 +6,7 @@ import Logging
 import Picker
 
 /// The picker server: client programs create picker sessions and read exactly what a person
-/// picked (`/v1/sessions…`, described by `/openapi.json`); the person, signed in through a
+/// picked (`/v1/sessions…` and `/v1/mediaItems`, the Google Photos Picker API's wire format, described by `/openapi.json`); the person, signed in through a
 /// one-time link (``signIn``), picks in the web picker at each session's `pickerUri`.
 public struct PickerServer: Sendable {
     public let configuration: PickerServerConfiguration
@@ -100,6 +100,7 @@ public struct PickerServer: Sendable {
         router.get("openapi.json") { _, _ in document.response }
         router.get("/") { _, _ in Self.homePage }
         SessionRoutes(state: state).add(to: router)
+        MediaItemRoutes(state: state).add(to: router)
         SignInRoutes(state: state).add(to: router)
         PickerPageRoutes(state: state, files: files).add(to: router)
         return router

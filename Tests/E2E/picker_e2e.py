@@ -72,7 +72,7 @@ class Scenario:
 
 
 class Client:
-    """The picker sessions API (/v1/sessions…) as a client program uses it."""
+    """The picker API (/v1/sessions, /v1/mediaItems; Google's Picker API wire format) as a client program uses it."""
 
     def __init__(self, base, key):
         self.base = base.rstrip("/")
@@ -80,7 +80,8 @@ class Client:
 
     def request(self, method, path, body=None):
         data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.base + path, data=data, method=method)
+        url = path if path.startswith("http") else self.base + path
+        request = urllib.request.Request(url, data=data, method=method)
         request.add_header("Authorization", f"Bearer {self.key}")
         if data is not None:
             request.add_header("Content-Type", "application/json")
@@ -98,8 +99,11 @@ class Client:
             raise StepFailed(f"{method} {path} answered {status}, expected {expected}: {payload[:500]!r}")
         return json.loads(payload)
 
-    def create_session(self, **settings):
-        return self.json("POST", "/v1/sessions", settings, expected=201)
+    def create_session(self, max_items=None, **extras):
+        body = dict(extras)
+        if max_items is not None:
+            body["pickingConfig"] = {"maxItemCount": str(max_items)}
+        return self.json("POST", "/v1/sessions", body)
 
     def session(self, session_id):
         return self.json("GET", f"/v1/sessions/{session_id}")
@@ -107,9 +111,9 @@ class Client:
     def items(self, session_id):
         items, token = [], None
         while True:
-            query = f"?pageToken={urllib.parse.quote(token)}" if token else ""
-            page = self.json("GET", f"/v1/sessions/{session_id}/items{query}")
-            items += page["items"]
+            query = f"&pageToken={urllib.parse.quote(token)}" if token else ""
+            page = self.json("GET", f"/v1/mediaItems?sessionId={urllib.parse.quote(session_id)}{query}")
+            items += page.get("mediaItems", [])
             token = page.get("nextPageToken")
             if not token:
                 return items
@@ -340,10 +344,10 @@ def run(arguments, scenario):
     artifacts.mkdir(parents=True, exist_ok=True)
     client = Client(arguments.base, arguments.key)
 
-    scenario.begin("the client creates a session (maxItems 5, order pick)")
-    session = client.create_session(maxItems=MAX_ITEMS, order="pick")
+    scenario.begin("the client creates a session (maxItemCount 5, order pick)")
+    session = client.create_session(max_items=MAX_ITEMS, order="pick")
     picker_uri = session["pickerUri"]
-    if session["mediaItemsSet"] or session["maxItems"] != MAX_ITEMS or session["order"] != "pick":
+    if session["mediaItemsSet"] or session["pickingConfig"]["maxItemCount"] != str(MAX_ITEMS) or session["order"] != "pick":
         raise StepFailed(f"unexpected new session: {session}")
 
     scenario.begin("the client, with its key and the pickerUri, reaches nothing of the library")
@@ -396,7 +400,7 @@ def sign_in(page, sign_in_url, artifacts, scenario):
 
 def wait_finished(client, session):
     """Polls the session as a client does until mediaItemsSet; answers the session."""
-    interval = float(session["pollingConfig"]["pollInterval"])
+    interval = float(session["pollingConfig"]["pollInterval"].rstrip("s"))
     deadline = time.monotonic() + WAIT_SECONDS
     while True:
         current = client.session(session["id"])
@@ -421,13 +425,13 @@ def check_results(page, client, session, picked, artifacts, scenario):
     if [i.upper() for i in listed] != [p.upper() for p in picked]:
         raise StepFailed(f"listed items {listed} differ from the picks in pick order {picked}")
     for item in items:
-        for key in ("id", "filename", "mediaType", "pixelWidth", "pixelHeight", "creationDate", "byteSize"):
+        for key in ("id", "createTime", "type", "mediaFile"):
             if key not in item:
                 raise StepFailed(f"item {item.get('id')} lacks {key!r}: {item}")
 
-    scenario.begin("the client downloads one item at 300x200 fill as JPEG")
-    item = next((i for i in items if i["mediaType"] == "photo"), items[0])
-    path = f"/v1/sessions/{session['id']}/items/{item['id']}/image?w=300&h=200&mode=fill&format=jpeg"
+    scenario.begin("the client downloads one item at 300x200, cropped (baseUrl=w300-h200-c)")
+    item = next((i for i in items if i["type"] == "PHOTO"), items[0])
+    path = item["mediaFile"]["baseUrl"] + "=w300-h200-c"
     status, headers, body = client.request("GET", path)
     if status != 200:
         raise StepFailed(f"GET {path} answered {status}: {body[:300]!r}")
@@ -450,7 +454,7 @@ def check_results(page, client, session, picked, artifacts, scenario):
 
     scenario.begin("the client deletes the session")
     status, _, body = client.request("DELETE", f"/v1/sessions/{session['id']}")
-    if status != 204:
+    if status != 200:
         raise StepFailed(f"DELETE answered {status}: {body[:300]!r}")
 
 
@@ -565,7 +569,7 @@ def run_cancel(page, client, artifacts, scenario):
     """A second session: the page switched to Simplified Chinese, one pick, then Cancel; the client
     gets a finished session with no items."""
     scenario.begin("a second session: the page in Simplified Chinese")
-    session = client.create_session(maxItems=3)
+    session = client.create_session(max_items=3)
     page.driver.get(session["pickerUri"])
     page.wait_view("albums-view")
     page.wait("album buttons in #album-list",
@@ -620,7 +624,7 @@ def run_range_and_reload(page, client, artifacts, scenario):
     """A third session: a keyboard range grows and shrinks from its anchor; a reload of the page
     takes every /ui/ file from the browser's cache."""
     scenario.begin("a third session: the page links its files under /ui/<version>/, immutable")
-    session = client.create_session(maxItems=10, order="pick")
+    session = client.create_session(max_items=10, order="pick")
     page.driver.get(session["pickerUri"])
     page.wait_view("albums-view")
     links = page.script("return [...document.querySelectorAll('link[href], script[src]')]"

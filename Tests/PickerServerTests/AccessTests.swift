@@ -25,22 +25,24 @@ import TestSupport
             "../../etc/passwd", "..%2F..%2Fetc%2Fpasswd", "%2e%2e%2f%2e%2e%2fetc%2fpasswd", "..%252F..%252Fetc%252Fpasswd",
             "%2Fetc%2Fpasswd", ids[0].lowercased() + "%00", ids[0] + "%2F..", "",
         ]
-        let baseline = try await server.request("GET", "/v1/sessions/\(mine.id)/items/\(UUID().uuidString)/original")
+        let baseline = try await server.request("GET", server.mediaPath(session: mine.id, item: UUID().uuidString) + "=d")
         #expect(baseline.status == 404)
         for item in refused {
-            for kind in ["original", "image?w=10&h=10"] {
-                let answer = try await server.request("GET", "/v1/sessions/\(mine.id)/items/\(item)/\(kind)")
+            for kind in ["=d", "=w10-h10", ""] {
+                let answer = try await server.request("GET", server.mediaPath(session: mine.id, item: item) + kind)
                 #expect(answer.status == 404, "\(item) \(kind)")
                 #expect(answer.body == baseline.body, "\(item) \(kind)")
             }
         }
         // The picked one is served, and the other session's only in the other session.
-        #expect(try await server.request("GET", "/v1/sessions/\(mine.id)/items/\(ids[0])/original").status == 200)
-        #expect(try await server.request("GET", "/v1/sessions/\(other.id)/items/\(ids[1])/original").status == 200)
-        // Unknown sessions look the same as unknown items.
-        let unknown = try await server.request("GET", "/v1/sessions/\(UUID().uuidString)/items/\(ids[0])/original")
-        #expect(unknown.status == 404)
-        #expect(unknown.body == baseline.body)
+        #expect(try await server.request("GET", server.mediaPath(session: mine.id, item: ids[0]) + "=w10-h10").status == 200)
+        #expect(try await server.request("GET", server.mediaPath(session: other.id, item: ids[1]) + "=w10-h10").status == 200)
+        // Unknown sessions look the same as unknown items, as does a listing of one.
+        for path in [server.mediaPath(session: UUID().uuidString, item: ids[0]) + "=d", "/v1/mediaItems?sessionId=\(UUID().uuidString)"] {
+            let unknown = try await server.request("GET", path)
+            #expect(unknown.status == 404)
+            #expect(unknown.body == baseline.body)
+        }
     }
 
     @Test func theClientKeyIsRequiredAndChecked() async throws {
@@ -74,9 +76,11 @@ import TestSupport
         let session = try await server.client.createSession()
         let ids = try await server.picker(session).cameraRollIDs()
         try await server.picker(session).pick([ids[0]])
+        let item = try #require(try await server.client.mediaItems(in: session.id).first)
+        #expect(try await server.request("GET", item.baseURLPath + "=w20-h20").status == 200)
         try await server.client.deleteSession(session.id)
-        for path in ["/v1/sessions/\(session.id)", "/v1/sessions/\(session.id)/items", "/v1/sessions/\(session.id)/items/\(ids[0])/original",
-                     "/v1/sessions/\(session.id)/items/\(ids[0])/image?w=20&h=20"] {
+        for path in ["/v1/sessions/\(session.id)", "/v1/mediaItems?sessionId=\(session.id)", item.baseURLPath + "=d",
+                     item.baseURLPath + "=w20-h20"] {
             #expect(try await server.request("GET", path).status == 404, "\(path)")
         }
         #expect(try await server.request("DELETE", "/v1/sessions/\(session.id)").status == 404)
@@ -90,10 +94,12 @@ import TestSupport
         let picked = try await server.client.createSession()
         let ids = try await server.picker(picked).cameraRollIDs()
         try await server.picker(picked).pick([ids[0]])
+        let item = try #require(try await server.client.mediaItems(in: picked.id).first)
         let open = try await server.client.createSession()
         #expect(open.expireTime == clock.now.addingTimeInterval(60))
+        #expect(open.pollingConfig.timeoutIn == .seconds(60))
         clock.advance(61)
-        for path in ["/v1/sessions/\(picked.id)", "/v1/sessions/\(picked.id)/items", "/v1/sessions/\(picked.id)/items/\(ids[0])/original"] {
+        for path in ["/v1/sessions/\(picked.id)", "/v1/mediaItems?sessionId=\(picked.id)", item.baseURLPath + "=d"] {
             #expect(try await server.request("GET", path).status == 404, "\(path)")
         }
         // The person is told the picker ended, as after Done (the client, as for a deleted session, is not).
@@ -101,5 +107,28 @@ import TestSupport
         #expect(try await server.request("GET", open.pickerPath + "api/albums", authorized: false, asPerson: true).status == 410)
         #expect(try await server.request("GET", "/picker/\(open.id)/AAAAAAAAAAAAAAAAAAAAAA/", authorized: false, asPerson: true).status == 404)
         #expect(server.server.sessions.count == 0)
+    }
+}
+
+extension AccessTests {
+    @Test func aBaseURLWorksForSixtyMinutesFromItsListing() async throws {
+        let clock = TestClock()
+        let server = try await TestServer.indexed(sessions: PickerSessionStore(lifetime: .seconds(3 * 3_600), now: { clock.now }))
+        defer { Task { await server.stop() } }
+        let session = try await server.client.createSession()
+        let ids = try await server.picker(session).cameraRollIDs()
+        try await server.picker(session).pick([ids[0]])
+        let first = try #require(try await server.client.mediaItems(in: session.id).first)
+        clock.advance(59 * 60)
+        #expect(try await server.request("GET", first.baseURLPath + "=w20-h20").status == 200)
+        clock.advance(2 * 60)
+        let expired = try await server.request("GET", first.baseURLPath + "=w20-h20")
+        #expect(expired.status == 404)
+        // Listed again, the same item has a new base URL that works.
+        let again = try #require(try await server.client.mediaItems(in: session.id).first)
+        #expect(try await server.request("GET", again.baseURLPath + "=w20-h20").status == 200)
+        // An expiry later than any listing could give is one the server never gave.
+        let forged = "/v1/media/\(session.id)/\(ids[0])/\(Int64(clock.now.timeIntervalSince1970) + 7_200)=w20-h20"
+        #expect(try await server.request("GET", forged).body == expired.body)
     }
 }

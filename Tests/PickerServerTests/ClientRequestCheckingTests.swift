@@ -13,29 +13,40 @@ import TestSupport
         let server = try await TestServer.indexed()
         defer { Task { await server.stop() } }
         let refused: [(String, String)] = [
-            (#"{"maxItems": 3, "maxitems": 5}"#, "'maxitems'"),
-            (#"{"maxItems": null}"#, "'maxItems'"),
+            (#"{"pickingConfig": {"maxItemCount": "3"}, "pickingconfig": {}}"#, "'pickingconfig'"),
+            (#"{"pickingConfig": {"maxItemCount": "3", "maxItems": "5"}}"#, "'maxItems'"),
+            (#"{"maxItems": 3}"#, "'maxItems'"),
+            (#"{"pickingConfig": null}"#, "JSON"),
+            (#"{"pickingConfig": {"maxItemCount": null}}"#, "'pickingConfig.maxItemCount'"),
             (#"{"preselected": null}"#, "'preselected'"),
             (#"{"mediaFilter": "photos"}"#, "'mediaFilter'"),
             (#"{"order": 1}"#, "'order'"),
             (#"{"preselected": ["a", 2]}"#, "'preselected"),
-            (#"{"maxItems": 2.5}"#, "'maxItems'"),
-            (#"{"maxItems": 0}"#, "'maxItems'"),
-            (#"{"maxItems": 2001}"#, "'maxItems'"),
+            (#"{"pickingConfig": {"maxItemCount": "2.5"}}"#, "'pickingConfig.maxItemCount'"),
+            (#"{"pickingConfig": {"maxItemCount": 2.5}}"#, "'pickingConfig.maxItemCount'"),
+            (#"{"pickingConfig": {"maxItemCount": "0"}}"#, "'pickingConfig.maxItemCount'"),
+            (#"{"pickingConfig": {"maxItemCount": "2001"}}"#, "'pickingConfig.maxItemCount'"),
+            (#"{"pickingConfig": {"maxItemCount": "+5"}}"#, "'pickingConfig.maxItemCount'"),
+            (#"{"pickingConfig": {"maxItemCount": "05"}}"#, "'pickingConfig.maxItemCount'"),
+            (#"{"pickingConfig": {"maxItemCount": " 5"}}"#, "'pickingConfig.maxItemCount'"),
             (#"[]"#, "JSON body"),
             (#"{"#, "JSON"),
-            ("", "JSON body"),
         ]
         for (body, named) in refused {
             let answer = try await server.request("POST", "/v1/sessions", headers: ["Content-Type": "application/json"], body: Data(body.utf8))
             #expect(answer.status == 400, "\(body)")
             #expect(answer.errorMessage.contains(named), "\(body): \(answer.errorMessage)")
+            #expect((answer.json["error"] as? [String: Any])?["status"] as? String == "INVALID_ARGUMENT", "\(body)")
         }
         #expect(server.server.sessions.count == 0)
+        // No body at all is `{}`, as Google's API takes it.
+        let bare = try await server.request("POST", "/v1/sessions")
+        #expect(bare.status == 200)
+        #expect((bare.json["pickingConfig"] as? [String: Any])?["maxItemCount"] as? String == "2000")
         let taken = try await server.request("POST", "/v1/sessions", headers: ["Content-Type": "application/json"],
-                                             body: Data(#"{"maxItems": 7, "mediaFilter": "photo", "order": "date", "preselected": []}"#.utf8))
-        #expect(taken.status == 201)
-        #expect(taken.json["maxItems"] as? Int == 7)
+                                             body: Data(#"{"pickingConfig": {"maxItemCount": "7"}, "mediaFilter": "photo", "order": "date", "preselected": []}"#.utf8))
+        #expect(taken.status == 200)
+        #expect((taken.json["pickingConfig"] as? [String: Any])?["maxItemCount"] as? String == "7")
         #expect(taken.json["order"] as? String == "date")
     }
 
@@ -48,16 +59,16 @@ import TestSupport
         _ = try await server.client.waitUntilPicked(session.id)
         for token in ["p0", "p01", "p+1", "p-1", "p 1", "p1x", "q1", "p", "p99999999999999999999"] {
             let encoded = token.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-            let answer = try await server.request("GET", "/v1/sessions/\(session.id)/items?pageToken=\(encoded)")
+            let answer = try await server.request("GET", "/v1/mediaItems?sessionId=\(session.id)&pageToken=\(encoded)")
             #expect(answer.status == 400, "\(token)")
             #expect(answer.errorMessage.contains("pageToken"), "\(token)")
         }
-        let second = try await server.request("GET", "/v1/sessions/\(session.id)/items?pageToken=p2")
-        #expect((second.json["items"] as? [Any])?.count == 1)
+        let second = try await server.request("GET", "/v1/mediaItems?sessionId=\(session.id)&pageToken=p2")
+        #expect((second.json["mediaItems"] as? [Any])?.count == 1)
         for token in ["p3", "p1000"] {
-            let past = try await server.request("GET", "/v1/sessions/\(session.id)/items?pageToken=\(token)")
+            let past = try await server.request("GET", "/v1/mediaItems?sessionId=\(session.id)&pageToken=\(token)")
             #expect(past.status == 200, "\(token)")
-            #expect((past.json["items"] as? [Any])?.isEmpty == true, "\(token)")
+            #expect((past.json["mediaItems"] as? [Any] ?? []).isEmpty, "\(token)")
             #expect(past.json["nextPageToken"] == nil, "\(token)")
         }
     }

@@ -42,7 +42,7 @@ struct LiveChangesTests {
 
     /// Opens the picker page's event stream, does `change` once it is open, and says whether
     /// an `event: library` came (waiting up to a hang guard of minutes).
-    private func libraryEvent(_ server: TestServer, _ session: PickerSessionInfo, after change: @escaping @Sendable () -> Void) async -> Bool {
+    private func libraryEvent(_ server: TestServer, _ session: PickingSession, after change: @escaping @Sendable () -> Void) async -> Bool {
         let connected = AsyncStream<Void>.makeStream()
         async let seen = EventStreamReader.events(
             port: server.baseURL.port!, path: session.pickerPath + "api/events", cookie: server.personCookie, timeout: HangGuard.defaultLimit,

@@ -29,7 +29,7 @@ import TestSupport
     @Test func theClientKeyAndThePickerUriAloneReachNothingOfTheLibrary() async throws {
         let server = try await TestServer.indexed()
         defer { Task { await server.stop() } }
-        let session = try await server.client.createSession(PickerSessionOptions(maxItems: 3))
+        let session = try await server.client.createSession(PickerSessionOptions(maxItemCount: 3))
         let person = server.picker(session)
         let asset = try #require(try await person.cameraRollIDs(media: "photo").first)
         // The person warmed the thumbnail, so that the event-loop fast path would have it at hand.

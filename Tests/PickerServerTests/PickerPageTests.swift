@@ -67,7 +67,7 @@ import TestSupport
     @Test func theMaximumIsEnforcedWithAClearMessage() async throws {
         let server = try await TestServer.indexed()
         defer { Task { await server.stop() } }
-        let person = server.picker(try await server.client.createSession(PickerSessionOptions(maxItems: 2)))
+        let person = server.picker(try await server.client.createSession(PickerSessionOptions(maxItemCount: 2)))
         let ids = try await person.cameraRollIDs()
         try await person.pick(Array(ids.prefix(2)), thenDone: false)
         let third = try await person.send("POST", "selection/\(ids[2])")
@@ -136,7 +136,7 @@ import TestSupport
         let ids = try await person.cameraRollIDs()
         #expect(ids.count == 11)
         try await person.pick([ids[3]])
-        #expect(try await server.client.items(in: session.id).map(\.id) == [ids[3]])
+        #expect(try await server.client.mediaItems(in: session.id).map(\.id) == [ids[3]])
     }
 
     @Test func theEventStreamTellsOfLibraryAndSessionChanges() async throws {

@@ -12,7 +12,7 @@ import TestSupport
         let server = try await TestServer.indexed()
         defer { Task { await server.stop() } }
         let client = server.client
-        let session = try await client.createSession(PickerSessionOptions(maxItems: 5, order: "pick"))
+        let session = try await client.createSession(PickerSessionOptions(maxItemCount: 5, order: "pick"))
         #expect(session.mediaItemsSet == false)
         #expect(session.state == "picking")
         #expect(session.pickerUri.absoluteString.hasPrefix(server.baseURL.absoluteString + "/picker/\(session.id)/"))
@@ -28,20 +28,16 @@ import TestSupport
         let finished = try await client.waitUntilPicked(session.id)
         #expect(finished.state == "complete")
         #expect(finished.pickedCount == 4)
-        let items = try await client.items(in: session.id)
+        let items = try await client.mediaItems(in: session.id)
         #expect(items.map(\.id) == picks)
 
         // Renditions are never larger than the original: ask one that is large enough.
-        let large = try #require(items.first { $0.pixelWidth >= 300 && $0.pixelHeight >= 200 })
-        let jpeg = try await client.image(of: large.id, in: session.id, width: 300, height: 200, mode: .fill)
+        let large = try #require(items.first { $0.mediaFile.mediaFileMetadata.width >= 300 && $0.mediaFile.mediaFileMetadata.height >= 200 })
+        let jpeg = try await client.content(of: large, .crop(width: 300, height: 200))
         #expect(ImageFileProbe.jpegSize(jpeg)! == (300, 200))
-        let webp = try await client.image(of: items[1].id, in: session.id, width: 160, height: 160, mode: .fit, format: .webp)
-        let size = try #require(ImageFileProbe.webpSize(webp))
+        let fitted = try await client.content(of: items[1], .fit(width: 160, height: 160))
+        let size = try #require(ImageFileProbe.jpegSize(fitted))
         #expect(max(size.width, size.height) == 160)
-
-        let original = try await client.original(of: items[2].id, in: session.id)
-        #expect(original.count == Int(items[2].byteSize))
-        #expect(original == (try sourceFile(named: items[2].filename, in: server.root)))
 
         // The picker URI stops working once the person pressed Done.
         #expect(try await server.request("GET", session.pickerPath, authorized: false, asPerson: true).status == 410)
@@ -51,13 +47,12 @@ import TestSupport
     @Test func dateOrderHandsPicksOverOldestFirst() async throws {
         let server = try await TestServer.indexed()
         defer { Task { await server.stop() } }
-        let session = try await server.client.createSession(PickerSessionOptions(maxItems: 4, order: "date"))
+        let session = try await server.client.createSession(PickerSessionOptions(maxItemCount: 4, order: "date"))
         let ids = try await server.picker(session).cameraRollIDs() // newest first
         try await server.picker(session).pick([ids[1], ids[5], ids[0], ids[3]])
-        let items = try await server.client.items(in: session.id)
+        let items = try await server.client.mediaItems(in: session.id)
         #expect(items.map(\.id) == [ids[5], ids[3], ids[1], ids[0]])
-        let dates = items.map(\.creationDate)
-        #expect(dates.count == 4)
+        #expect(items.map(\.createTime) == items.map(\.createTime).sorted())
     }
 
     @Test func cancelCompletesTheSessionWithNoItems() async throws {
@@ -70,7 +65,7 @@ import TestSupport
         let finished = try await server.client.session(session.id)
         #expect(finished.mediaItemsSet)
         #expect(finished.state == "cancelled")
-        #expect(try await server.client.items(in: session.id).isEmpty)
+        #expect(try await server.client.mediaItems(in: session.id).isEmpty)
     }
 
     @Test func itemsArePagedWithTokens() async throws {
@@ -84,14 +79,14 @@ import TestSupport
         var token: String?
         var pages = 0
         repeat {
-            let page = try await server.client.itemsPage(in: session.id, pageToken: token, pageSize: 2)
-            seen += page.items.map(\.id)
+            let page = try await server.client.mediaItemsPage(in: session.id, pageSize: 2, pageToken: token)
+            seen += page.mediaItems.map(\.id)
             token = page.nextPageToken
             pages += 1
         } while token != nil
         #expect(pages == 3)
         #expect(seen == Array(ids.prefix(5)))
-        let bad = try await server.request("GET", "/v1/sessions/\(session.id)/items?pageToken=xyz")
+        let bad = try await server.request("GET", "/v1/mediaItems?sessionId=\(session.id)&pageToken=xyz")
         #expect(bad.status == 400)
         #expect(bad.errorMessage.contains("pageToken"))
     }
@@ -100,8 +95,9 @@ import TestSupport
         let server = try await TestServer.indexed()
         defer { Task { await server.stop() } }
         let session = try await server.client.createSession()
-        let answer = try await server.request("GET", "/v1/sessions/\(session.id)/items")
-        #expect(answer.status == 409)
+        let answer = try await server.request("GET", "/v1/mediaItems?sessionId=\(session.id)")
+        #expect(answer.status == 400)
+        #expect((answer.json["error"] as? [String: Any])?["status"] as? String == "FAILED_PRECONDITION")
         #expect(answer.errorMessage.contains("mediaItemsSet"))
     }
 
@@ -112,18 +108,10 @@ import TestSupport
         let ids = try await server.picker(probe).cameraRollIDs()
         let legacy = "assets-library://asset/asset.JPG?id=\(ids[2])&ext=JPG"
         let gone = UUID().uuidString
-        let session = try await server.client.createSession(PickerSessionOptions(maxItems: 3, preselected: [legacy, gone, ids[0], "not an id"]))
+        let session = try await server.client.createSession(PickerSessionOptions(maxItemCount: 3, preselected: [legacy, gone, ids[0], "not an id"]))
         let state = try await server.picker(session).get("session").json
         let selection = try #require(state["selection"] as? [String: Any])
         #expect(selection["ids"] as? [String] == [ids[2], ids[0]])
         #expect(state["droppedPreselected"] as? [String] == [gone, "not an id"])
-    }
-
-    private func sourceFile(named name: String, in root: URL) throws -> Data {
-        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)!
-        for case let url as URL in enumerator where url.lastPathComponent == name {
-            return try Data(contentsOf: url)
-        }
-        throw CocoaError(.fileNoSuchFile)
     }
 }

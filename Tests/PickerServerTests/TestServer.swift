@@ -155,7 +155,7 @@ final class TestServer: Sendable {
     }()
 
     /// The person's side: the picker page's API of a session.
-    func picker(_ session: PickerSessionInfo) -> PersonAtPicker {
+    func picker(_ session: PickingSession) -> PersonAtPicker {
         PersonAtPicker(server: self, apiPath: session.pickerPath + "api/")
     }
 }
@@ -229,9 +229,22 @@ struct PersonAtPicker: Sendable {
     }
 }
 
-extension PickerSessionInfo {
+extension PickingSession {
     /// The picker URI's path, with its trailing slash (`URL.path` drops it).
     var pickerPath: String {
         URLComponents(url: pickerUri, resolvingAgainstBaseURL: false)!.percentEncodedPath
+    }
+}
+
+extension PickedMediaItem {
+    /// The path of the item's base URL, for a raw request (append `=w…-h…`, `=d`, `=dv`).
+    var baseURLPath: String { URLComponents(url: mediaFile.baseUrl, resolvingAgainstBaseURL: false)!.percentEncodedPath }
+}
+
+extension TestServer {
+    /// The path a base URL of `item` in `session` would have if listed now on the wall clock
+    /// (for identifiers the client was never given).
+    func mediaPath(session: String, item: String) -> String {
+        "/v1/media/\(session)/\(item)/\(Int64(Date().timeIntervalSince1970) + 1_800)"
     }
 }

@@ -67,6 +67,9 @@ public final class PickerSessionStore: Sendable {
         self.now = now
     }
 
+    /// The store's time now: what expiry is measured against (the wall clock unless a test gave another).
+    public var currentTime: Date { now() }
+
     /// Runs `body` on the state under the lock, then finishes the watchers of sessions it ended.
     private func withState<Value>(_ body: (inout State) throws -> Value) rethrows -> Value {
         let (value, ended) = try state.withLock { state in

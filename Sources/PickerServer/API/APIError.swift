@@ -2,7 +2,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// An error answered as JSON: `{"error": {"status": 400, "code": "badParameter", "message": "…"}}`.
+/// An error answered as JSON. The client API (`/v1/…`) answers in the Google Photos Picker API's
+/// form, `{"error": {"code": 400, "message": "…", "status": "INVALID_ARGUMENT"}}`; the picker
+/// page's API keeps its own, `{"error": {"status": 400, "code": "badParameter", "message": "…"}}`.
 struct APIError: Error, HTTPResponseError, CustomStringConvertible {
     let status: HTTPResponse.Status
     /// A stable, machine-readable name for the kind of error.
@@ -10,6 +12,8 @@ struct APIError: Error, HTTPResponseError, CustomStringConvertible {
     /// What went wrong and what to do, for a person.
     let message: String
     var headers: HTTPFields = [:]
+    /// The Google API status name (`FAILED_PRECONDITION`, …) when the HTTP status alone does not say it.
+    var googleStatus: String?
 
     /// An error answered with `status`; absolute paths in `message` are cut to file names.
     init(_ status: HTTPResponse.Status, code: String, _ message: String) {
@@ -21,10 +25,36 @@ struct APIError: Error, HTTPResponseError, CustomStringConvertible {
     var description: String { "\(status.code) \(code): \(message)" }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = ErrorBody(error: .init(status: status.code, code: code, message: message))
-        var response = try JSONResponse.make(body, status: status)
+        var response = request.uri.path.hasPrefix("/v1/")
+            ? try JSONResponse.make(GoogleErrorBody(error: .init(code: status.code, message: message, status: googleStatusName)), status: status)
+            : try JSONResponse.make(ErrorBody(error: .init(status: status.code, code: code, message: message)), status: status)
         response.headers.append(contentsOf: headers)
         return response
+    }
+
+    /// The status name a Google API gives this error (the canonical names of `google.rpc.Code`).
+    var googleStatusName: String {
+        if let googleStatus { return googleStatus }
+        switch status.code {
+        case 400: return "INVALID_ARGUMENT"
+        case 401: return "UNAUTHENTICATED"
+        case 403: return "PERMISSION_DENIED"
+        case 404, 410: return "NOT_FOUND"
+        case 405, 501: return "UNIMPLEMENTED"
+        case 409: return "ABORTED"
+        case 413, 429: return "RESOURCE_EXHAUSTED"
+        case 416: return "OUT_OF_RANGE"
+        case 422: return "FAILED_PRECONDITION"
+        case 503: return "UNAVAILABLE"
+        default: return "INTERNAL"
+        }
+    }
+
+    /// 400 `FAILED_PRECONDITION`: the request is well formed but the resource is not in a state to take it.
+    static func failedPrecondition(_ message: String) -> APIError {
+        var error = APIError(.badRequest, code: "failedPrecondition", message)
+        error.googleStatus = "FAILED_PRECONDITION"
+        return error
     }
 
     /// 400: a parameter is missing, malformed or out of range.
@@ -60,6 +90,15 @@ struct APIError: Error, HTTPResponseError, CustomStringConvertible {
             let status: Int
             let code: String
             let message: String
+        }
+        let error: Detail
+    }
+
+    private struct GoogleErrorBody: Encodable {
+        struct Detail: Encodable {
+            let code: Int
+            let message: String
+            let status: String
         }
         let error: Detail
     }

@@ -1,7 +1,7 @@
 import AssetsKit
 import Foundation
 
-/// An asset as both APIs show it: the keys of the CLI's `assets --json`, with the asset's UUID
+/// An asset as the picker page's API shows it: the keys of the CLI's `assets --json`, with the asset's UUID
 /// as its `id` (safe in a URL path) and its library identifier beside it.
 struct ItemResource: Encodable, Sendable {
     let id: String

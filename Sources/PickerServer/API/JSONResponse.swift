@@ -14,15 +14,19 @@ enum JSONResponse {
     }
 
     /// The request's JSON body decoded as `T`, at most `limit` bytes.
+    /// - Parameter empty: What an empty body means; `nil` when a body is required.
     /// - Throws: ``APIError`` 400 naming what is wrong when the body is missing, too large or not a `T`.
-    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int = 1 << 20) async throws -> T {
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int = 1 << 20, empty: T? = nil) async throws -> T {
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: limit)
         } catch {
             throw APIError(.contentTooLarge, code: "bodyTooLarge", "The request body is larger than \(limit) bytes.")
         }
-        guard buffer.readableBytes > 0 else { throw APIError.badParameter("The request needs a JSON body.") }
+        guard buffer.readableBytes > 0 else {
+            guard let empty else { throw APIError.badParameter("The request needs a JSON body.") }
+            return empty
+        }
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
         } catch let error as APIError {

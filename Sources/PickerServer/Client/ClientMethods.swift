@@ -8,15 +8,15 @@ enum ClientMethods {
     /// The methods the resource at `path` takes, or `nil` when `path` is not a client API resource.
     static func allowed(at path: String) -> [HTTPRequest.Method]? {
         // Most requests are the picker page's: tell them apart before splitting.
-        guard path.hasPrefix("/v1/sessions") || path.hasPrefix("/openapi.json") else { return nil }
+        guard path.hasPrefix("/v1/") || path.hasPrefix("/openapi.json") else { return nil }
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         if parts == ["openapi.json"] { return [.get] }
-        guard parts.count >= 2, parts[0] == "v1", parts[1] == "sessions" else { return nil }
-        switch parts.count {
-        case 2: return [.post]
-        case 3: return [.get, .delete]
-        case 4 where parts[3] == "items": return [.get]
-        case 6 where parts[3] == "items" && (parts[5] == "image" || parts[5] == "original"): return [.get]
+        guard parts.count >= 2, parts[0] == "v1" else { return nil }
+        switch (parts[1], parts.count) {
+        case ("sessions", 2): return [.post]
+        case ("sessions", 3): return [.get, .delete]
+        case ("mediaItems", 2): return [.get]
+        case ("media", 5): return [.get]
         default: return nil
         }
     }

@@ -31,7 +31,9 @@ struct PersonGate<Context: RequestContext>: RouterMiddleware {
     /// visits make at most one per link lifetime); it leads back to `path` when that is a picker page.
     private func offerSignInLink(returningTo path: String) {
         guard let link = state.signIn.makeLinkUnlessOneIsLive() else { return }
-        state.showSignInLink(state.baseURL + SignInRoutes.path(link: link, next: SignInRoutes.isPickerPage(path) ? path : nil))
+        // `pickerUri` + `/autoclose` has two slashes before `autoclose`: lead back to it with one.
+        let page = path.hasSuffix("//autoclose") ? String(path.dropLast("//autoclose".count)) + "/autoclose" : path
+        state.showSignInLink(state.baseURL + SignInRoutes.path(link: link, next: SignInRoutes.isPickerPage(page) ? page : nil))
     }
 
     /// Whether the request comes from a page of this server: `Sec-Fetch-Site`, when sent, says

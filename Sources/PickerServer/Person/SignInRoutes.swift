@@ -31,11 +31,12 @@ struct SignInRoutes: Sendable {
         "/signin/\(link)" + (next.map { "?next=\($0)" } ?? "")
     }
 
-    /// Whether `path` is a picker page's path (`/picker/{session}/{token}/`): the only place a
-    /// sign-in goes on to, so that a link cannot be made to send the browser elsewhere.
+    /// Whether `path` is a picker page's path (`/picker/{session}/{token}/`, or with `autoclose`
+    /// after it): the only place a sign-in goes on to, so that a link cannot be made to send the
+    /// browser elsewhere.
     static func isPickerPage(_ path: String) -> Bool {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 5, parts[0].isEmpty, parts[1] == "picker", parts[4].isEmpty else { return false }
+        guard parts.count == 5, parts[0].isEmpty, parts[1] == "picker", parts[4].isEmpty || parts[4] == "autoclose" else { return false }
         return parts[2...3].allSatisfy { part in
             (1...64).contains(part.utf8.count) && part.utf8.allSatisfy { byte in
                 switch byte {

@@ -43,6 +43,12 @@ struct PickerPageRoutes: Sendable {
                 return Self.endedPage
             }
         }
+        // `pickerUri` + `/autoclose`, as Google's Picker API takes it: the page closes itself after Done.
+        page.get("autoclose") { request, context in
+            _ = try await access(context, allowEnded: true)
+            let id = try context.parameters.require("session"), token = try context.parameters.require("token")
+            return Response(status: .seeOther, headers: [.location: "/picker/\(id)/\(token)/?autoclose=1", .cacheControl: "no-store"])
+        }
         let api = page.group("api")
         let grant: GrantResolver = { context in try await access(context).grant }
         browsing.add(to: api, grant: grant)

@@ -174,6 +174,9 @@ async function finish(state) {
   currentAlbum = null;
   $("view-title").textContent = t("pageTitle");
   showFinished(state, t(messages[state]));
+  // Opened at `pickerUri/autoclose` (as Google's picker takes it): the app waiting for the
+  // answer has it; close the tab (browsers allow it for tabs a script opened; else the message stays).
+  if (state !== "ended" && new URLSearchParams(location.search).has("autoclose")) window.close();
 }
 for (const [id, call] of [["done-button", api.done], ["cancel-button", api.cancel]]) {
   $(id).addEventListener("click", async () => {
