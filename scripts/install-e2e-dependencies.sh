@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Installs what the browser test (scripts/e2e.sh) needs, only what is missing (idempotent):
-# Debian's chromium and chromium-driver, a font with Chinese glyphs (the page's Simplified Chinese
-# in the screenshots), and Python's selenium from PyPI for the python3 on PATH.
+# Installs what the browser tests (scripts/e2e.sh, scripts/google-client.sh) need, only what is
+# missing (idempotent): Debian's chromium and chromium-driver, a font with Chinese glyphs (the
+# page's Simplified Chinese in the screenshots), Go (golang-go, for the Go Picker API client), and
+# Python's selenium from PyPI for the python3 on PATH.
 set -euo pipefail
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 
 missing=()
-for package in chromium chromium-driver fonts-wqy-microhei; do
+for package in chromium chromium-driver fonts-wqy-microhei golang-go; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
 python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
