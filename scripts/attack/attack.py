@@ -318,6 +318,16 @@ def connection_cap(target):
     finally:
         for sock in held:
             sock.close()
+        # The server frees their places as it sees the closes; the next probes need them back.
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            probe_socket = raw_socket(target)
+            probe_socket.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            text, _ = read_to_close(probe_socket)
+            probe_socket.close()
+            if not text.startswith("HTTP/1.1 503"):
+                break
+            time.sleep(0.05)
 
 
 # ---- M4: uploads --------------------------------------------------------------------------------
