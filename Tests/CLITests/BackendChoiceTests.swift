@@ -4,22 +4,6 @@ import TestSupport
 
 @Suite("The index rule: reading commands never write into a library; an index lives in the data folder, made by commands that say so")
 struct BackendChoiceTests {
-    /// Every entry under `root` (hidden ones too) by relative path: kind, bytes of files,
-    /// modification time. Equal before and after means nothing was added, removed or rewritten.
-    static func snapshot(of root: URL) throws -> [String: String] {
-        var entries: [String: String] = [:]
-        let walker = FileManager.default.enumerator(atPath: root.path)
-        while let relative = walker?.nextObject() as? String {
-            let url = root.appendingPathComponent(relative)
-            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-            let kind = attributes[.type] as? FileAttributeType
-            let bytes = kind == .typeRegular ? try Data(contentsOf: url).base64EncodedString() : ""
-            let time = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-            entries[relative] = "\(kind?.rawValue ?? "?") \(time) \(bytes)"
-        }
-        return entries
-    }
-
     /// Runs every reading command (albums, assets, info, image, export, changes) on `copy` with
     /// `--backend auto`; each must succeed, and the backends they answered with are returned.
     static func runReadingCommands(on copy: CorpusCopy, output: URL) async throws -> Set<String> {
@@ -55,9 +39,9 @@ struct BackendChoiceTests {
         let copy = try CorpusCopy()
         defer { copy.remove() }
         let output = copy.root.deletingLastPathComponent().appendingPathComponent("out", isDirectory: true)
-        let before = try Self.snapshot(of: copy.root)
+        let before = try TreeSnapshot.of(copy.root)
         #expect(try await Self.runReadingCommands(on: copy, output: output) == ["folder"])
-        #expect(try Self.snapshot(of: copy.root) == before, "the library folder changed")
+        #expect(try TreeSnapshot.of(copy.root) == before, "the library folder changed")
         #expect(!FileManager.default.fileExists(atPath: copy.defaultIndex.path), "a reading command made an index")
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("one.jpg").path))
     }
@@ -66,29 +50,29 @@ struct BackendChoiceTests {
     func indexThenRead() async throws {
         let copy = try CorpusCopy()
         defer { copy.remove() }
-        let before = try Self.snapshot(of: copy.root)
+        let before = try TreeSnapshot.of(copy.root)
         let index = try await CLI.run(["index", copy.path, "--json"])
         try #require(index.status == 0, "\(index)")
         #expect(try index.json().string("index") == copy.defaultIndex.path)
         #expect(FileManager.default.fileExists(atPath: copy.defaultIndex.path))
-        #expect(try Self.snapshot(of: copy.root) == before, "indexing wrote into the library")
+        #expect(try TreeSnapshot.of(copy.root) == before, "indexing wrote into the library")
         let output = copy.root.deletingLastPathComponent().appendingPathComponent("out", isDirectory: true)
         #expect(try await Self.runReadingCommands(on: copy, output: output) == ["indexed"])
-        #expect(try Self.snapshot(of: copy.root) == before, "a reading command wrote into the library")
+        #expect(try TreeSnapshot.of(copy.root) == before, "a reading command wrote into the library")
     }
 
     @Test("a change command (album create) with auto makes the index in the data folder and answers from it")
     func changeCommandMakesTheIndex() async throws {
         let copy = try CorpusCopy()
         defer { copy.remove() }
-        let before = try Self.snapshot(of: copy.root)
+        let before = try TreeSnapshot.of(copy.root)
         let created = try await CLI.run(["album", "create", "Trip", "--json", "--library", copy.path])
         try #require(created.status == 0, "\(created)")
         #expect(FileManager.default.fileExists(atPath: copy.defaultIndex.path))
         let albums = try await copy.run("albums")
         #expect(try albums.json().string("backend") == "indexed")
         #expect(try albums.json().objects("albums").contains { try $0.string("title") == "Trip" })
-        #expect(try Self.snapshot(of: copy.root) == before)
+        #expect(try TreeSnapshot.of(copy.root) == before)
     }
 
     @Test("--index under a regular file (it cannot be made): auto reads the folder and writes nothing; --backend indexed there fails")
@@ -112,7 +96,7 @@ struct BackendChoiceTests {
     func readOnlyMount() async throws {
         let copy = try CorpusCopy()
         defer { copy.remove() }
-        let before = try Self.snapshot(of: copy.root)
+        let before = try TreeSnapshot.of(copy.root)
         let result = try await copy.run("albums", launcher: ReadOnlyMount.launcher(for: copy.path))
         try #require(result.status == 0, "\(result)")
         #expect(try result.json().string("backend") == "folder")
@@ -121,7 +105,7 @@ struct BackendChoiceTests {
         #expect(index.status == 0, "an index of read-only media lives in the data folder: \(index)")
         let indexed = try await copy.run("albums", launcher: ReadOnlyMount.launcher(for: copy.path))
         #expect(try indexed.json().string("backend") == "indexed")
-        #expect(try Self.snapshot(of: copy.root) == before)
+        #expect(try TreeSnapshot.of(copy.root) == before)
     }
 }
 

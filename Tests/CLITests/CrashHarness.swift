@@ -90,7 +90,7 @@ struct CrashHarness {
 
     /// Every regular file under `root` by relative path, with its bytes, but those under the
     /// top-level folders `skipping`.
-    static func contents(of root: URL, skipping: Set<String> = [".assets-picker"]) throws -> [String: Data] {
+    static func contents(of root: URL, skipping: Set<String> = []) throws -> [String: Data] {
         var files: [String: Data] = [:]
         let walker = FileManager.default.enumerator(atPath: root.path)
         while let path = walker?.nextObject() as? String {

@@ -94,31 +94,16 @@ struct DemoLibraryTests {
     func secondRunReuses() async throws {
         let demo = try await DemoLibraryFixture.shared.value
         try #require(demo.firstAlbums.status == 0, "\(demo.firstAlbums)")
-        let before = try Self.modificationDates(under: demo.root)
+        let before = try TreeSnapshot.of(demo.root)
         #expect(before.keys.contains(".demo-library-complete"))
         #expect(before.count > 30, "the library's files: \(before.keys.sorted())")
 
         let second = try await DemoLibraryFixture.run(["albums", "--json"])
         #expect(second.status == 0, "\(second)")
-        #expect(try Self.modificationDates(under: demo.root) == before, "no file added, removed or rewritten")
+        #expect(try TreeSnapshot.of(demo.root) == before, "no file added, removed or rewritten")
         #expect(try second.json().objects("albums").map { try $0.string("id") }
                 == demo.firstAlbums.json().objects("albums").map { try $0.string("id") })
         #expect(try FileManager.default.contentsOfDirectory(atPath: demo.root.deletingLastPathComponent().path) == ["demo"])
-    }
-
-    /// Every file and folder under `root` (hidden ones too, but not the index, which a reader
-    /// opens for writing), by relative path, with its mtime.
-    static func modificationDates(under root: URL) throws -> [String: Date] {
-        let fm = FileManager.default
-        var dates: [String: Date] = [:]
-        let base = root.standardizedFileURL.path + "/"
-        guard let walker = fm.enumerator(atPath: root.path) else { return dates }
-        while let relative = walker.nextObject() as? String {
-            if relative.hasPrefix(".assets-picker") { continue }
-            let attributes = try fm.attributesOfItem(atPath: base + relative)
-            dates[relative] = attributes[.modificationDate] as? Date
-        }
-        return dates
     }
 }
 

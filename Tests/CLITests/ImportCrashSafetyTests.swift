@@ -20,7 +20,7 @@ extension CrashSafety {
             let sourceFolder = copy.root.deletingLastPathComponent().appendingPathComponent("sources", isDirectory: true)
             let scan = ["index", copy.path, "--json"]
             _ = try await CrashHarness.timedRun(scan)
-            let originals = try CrashHarness.contents(of: copy.root, skipping: [".assets-picker", ImportCheck.folder])
+            let originals = try CrashHarness.contents(of: copy.root, skipping: [ImportCheck.folder])
             var check = ImportCheck(library: copy)
             var harness = CrashHarness(seed: 20_240_602)
             func importing(_ files: [URL]) -> [String] { ["import", "--json", "--library", copy.path] + files.map(\.path) }
@@ -47,7 +47,7 @@ extension CrashSafety {
                 try #require(rescan.status == 0, "round \(round): \(rescan)")
                 try CrashHarness.checkIndex(copy.defaultIndex, round: round)
                 _ = try check.verify(round: round)
-                #expect(try CrashHarness.contents(of: copy.root, skipping: [".assets-picker", ImportCheck.folder]) == originals,
+                #expect(try CrashHarness.contents(of: copy.root, skipping: [ImportCheck.folder]) == originals,
                         "round \(round): originals changed")
                 #expect(try CrashHarness.contents(of: sourceFolder) == check.sources, "round \(round): import sources changed")
             }
