@@ -131,18 +131,14 @@ def error_message(data):
 # ---- H1, M1, L: the client is not the person ---------------------------------------------------
 
 def client(target, method, path, json_body=None, headers=None):
-    """A request as the client program: its bearer key, never the person's cookie."""
-    connection = http.client.HTTPConnection("127.0.0.1", target.port, timeout=30)
+    """A request as the client program: its bearer key, never the person's cookie (the client
+    API is outside /picker/, where Target.request adds it)."""
     headers = dict(headers or {}, Authorization=f"Bearer {target.client_key}")
     body = None
     if json_body is not None:
         body = json.dumps(json_body).encode()
         headers["Content-Type"] = "application/json"
-    connection.request(method, path, body=body, headers=headers)
-    response = connection.getresponse()
-    data = response.read()
-    connection.close()
-    return response.status, dict(response.getheaders()), data
+    return target.request(method, path, body=body, headers=headers)
 
 
 def new_session(target, body=None, headers=None):
