@@ -2,7 +2,7 @@ import AssetsKit
 import CVipsShim
 import Foundation
 import ImageMetadata
-import ImagePipeline
+@testable import ImagePipeline
 import Testing
 import TestSupport
 
@@ -28,7 +28,12 @@ struct DCDecoderTests {
     static func eighth(_ file: URL, dcDecoder: Bool) throws -> Eighth? {
         var pixels: UnsafeMutableRawPointer?
         var length = 0, width: Int32 = 0, height: Int32 = 0, bands: Int32 = 0
-        let result = cvips_jpeg_eighth_scale(file.path, dcDecoder ? 1 : 0, &pixels, &length, &width, &height, &bands)
+        // Inside the renderer's libvips error scope, as every libvips call must be: libjpeg's
+        // complaints about damaged files land in libvips' one error buffer, where a concurrent
+        // failing render (ConcurrentErrorTests) would otherwise read them as its own.
+        let result = try VipsErrorScope.run {
+            cvips_jpeg_eighth_scale(file.path, dcDecoder ? 1 : 0, &pixels, &length, &width, &height, &bands)
+        }
         defer { cvips_free(pixels) }
         if result == 1 { return nil }
         guard result == 0, let pixels else {

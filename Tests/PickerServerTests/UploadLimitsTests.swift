@@ -35,7 +35,7 @@ struct UploadLimitsTests {
 
     /// A raw upload that sends its head and the first `sent` bytes of its body, and holds the rest.
     private static func startUpload(port: Int, path: String, head: [String], body: [UInt8]) -> Int32? {
-        guard let fd = LoopbackSocket.connect(port: port, readTimeout: timeval(tv_sec: 10, tv_usec: 0)) else { return nil }
+        guard let fd = LoopbackSocket.connect(port: port, readTimeout: timeval(tv_sec: 300, tv_usec: 0)) else { return nil }
         let text = (["POST \(path) HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/octet-stream"] + head)
             .joined(separator: "\r\n") + "\r\n\r\n"
         let bytes = Array(text.utf8) + body
