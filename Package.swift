@@ -84,10 +84,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The IndexedLibrary targets (first screen, pages, counts, scans, memory) as a table.
+        // The library targets (first screen, pages, counts, scans, large libraries on both backends, memory) as a table.
         .executableTarget(
             name: "assets-picker-index-bench",
-            dependencies: ["AssetsKit", "ImagePipeline", "IndexedLibrary", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline", "IndexedLibrary", "Picker", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Finds the shared test corpus and reads its manifest; used by tests only.
         .target(name: "TestSupport", path: "Tests/Support"),

@@ -1,12 +1,22 @@
 import AssetsKit
 import Foundation
 import IndexedLibrary
+import Picker
 
-/// `assets-picker-index-bench`: the IndexedLibrary targets of issue 4, measured on a synthetic
-/// 100,000-asset index and on real file trees, printed as a table (metric, value, target,
-/// pass/fail). Build with `swift build -c release`.
+/// `assets-picker-index-bench`: the library targets, printed as a table (metric, value, target,
+/// pass/fail). Build with `swift build -c release`. Three parts:
+/// - `browse`: the IndexedLibrary on a synthetic 100,000-asset index (first screen, pages, counts,
+///   memory);
+/// - `scan`: indexing real file trees;
+/// - `library`: large libraries on both backends (issue 14): generated libraries of `--assets`
+///   files in 2,000 day folders and in 20 year folders (`--layouts 2000,20`), open + album list +
+///   newest 60, in-process and over HTTP (`--binary`: the `assets-picker` to serve with, default
+///   the one beside this program), cold and second open, beside `find LIB -type f | wc -l`. The
+///   libraries and their indexes are kept in `--workdir` (default
+///   `$TMPDIR/assets-picker-library-bench`) for later runs.
 ///
-/// Usage: `assets-picker-index-bench [--only browse|scan] [--corpus PATH] [--files N] [--large N]`.
+/// Usage: `assets-picker-index-bench [--only browse|scan|library] [--corpus PATH] [--files N]
+/// [--large N] [--assets N] [--layouts N,N] [--timeout SECONDS] [--workdir PATH] [--binary PATH]`.
 /// The corpus is, unless `--corpus` says otherwise, `$ASSETS_PICKER_TESTDATA` or the first
 /// `shared/testdata` beside the current folder or one of its parents (`../shared/testdata` when
 /// run from the package); it is only read: the benchmark indexes a copy.
@@ -14,15 +24,26 @@ import IndexedLibrary
 struct IndexBench {
     static func main() async throws {
         let arguments = BenchArguments(CommandLine.arguments.dropFirst())
+        if let scenario = arguments.scenario {
+            // A child of the `library` part: one in-process first screen, as one JSON line.
+            let report = try await FirstScreenScenario(library: arguments.library, backend: scenario, index: arguments.index).run()
+            FileHandle.standardOutput.write(try JSONEncoder().encode(report) + Data([0x0A]))
+            return
+        }
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("index-bench-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         var table = ResultTable()
-        if arguments.only != .scan {
+        if arguments.only == nil || arguments.only == .browse {
             try await BrowseBenchmark(root: work.appendingPathComponent("synthetic"), assets: 100_000).run(into: &table)
         }
-        if arguments.only != .browse {
+        if arguments.only == nil || arguments.only == .scan {
             try await ScanBenchmark(work: work, arguments: arguments).run(into: &table)
+        }
+        if arguments.only == nil || arguments.only == .library {
+            try FileManager.default.createDirectory(at: arguments.workdir, withIntermediateDirectories: true)
+            try await LargeLibraryBenchmark(work: arguments.workdir, assets: arguments.assets, layouts: arguments.layouts,
+                                            timeout: arguments.timeout, binary: arguments.binary).run(into: &table)
         }
         print(table.render())
     }
@@ -32,10 +53,20 @@ struct IndexBench {
 struct BenchArguments {
     /// The two halves of the benchmark, to run one alone.
     enum Part: String {
-        case browse, scan
+        case browse, scan, library
     }
 
     var only: Part?
+    var assets = 100_000
+    var layouts = [2_000, 20]
+    var timeout = 120.0
+    var workdir = FileManager.default.temporaryDirectory.appendingPathComponent("assets-picker-library-bench", isDirectory: true)
+    var binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        .appendingPathComponent("assets-picker")
+    /// Set in a child of the `library` part: the scenario to run, on which library and index.
+    var scenario: LibraryBackend?
+    var library = URL(fileURLWithPath: ".")
+    var index = URL(fileURLWithPath: "library.sqlite")
     var corpus = Self.defaultCorpus()
     var files = 100_000
     var largePhotos = 200
@@ -49,6 +80,14 @@ struct BenchArguments {
             case "--corpus": corpus = URL(fileURLWithPath: value)
             case "--files": files = Int(value) ?? files
             case "--large": largePhotos = Int(value) ?? largePhotos
+            case "--assets": assets = Int(value) ?? assets
+            case "--layouts": layouts = value.split(separator: ",").compactMap { Int($0) }
+            case "--timeout": timeout = Double(value) ?? timeout
+            case "--workdir": workdir = URL(fileURLWithPath: value, isDirectory: true)
+            case "--binary": binary = URL(fileURLWithPath: value)
+            case "--scenario": scenario = LibraryBackend(rawValue: value)
+            case "--library": library = URL(fileURLWithPath: value, isDirectory: true)
+            case "--index": index = URL(fileURLWithPath: value)
             default: FileHandle.standardError.write(Data("ignored \(name)\n".utf8))
             }
         }

@@ -1,0 +1,61 @@
+import AssetsKit
+import Foundation
+import Picker
+
+/// The in-process side of the large-library benchmark, run in a child process of its own so that
+/// its peak memory is its own: open a library, list its albums as the picker page lists them
+/// (counts under the filter and posters), take the newest 60 of All Photos; then the same again
+/// in the same process (the second open).
+struct FirstScreenScenario {
+    let library: URL
+    let backend: LibraryBackend
+    let index: URL
+
+    /// One pass: the three steps' milliseconds and how many albums were listed.
+    struct Pass: Codable {
+        var open: Double
+        var albums: Double
+        var firstPage: Double
+        var albumCount: Int
+        var total: Double { open + albums + firstPage }
+    }
+
+    /// What the child prints: the first and the second pass, and its peak resident memory.
+    struct Report: Codable {
+        var first: Pass
+        var second: Pass
+        var peakResidentMiB: Double
+    }
+
+    func run() async throws -> Report {
+        let first = try await pass()
+        let second = try await pass()
+        return Report(first: first, second: second, peakResidentMiB: Measure.peakResidentMiB())
+    }
+
+    private func pass() async throws -> Pass {
+        var opened: (any PhotoLibrary)?
+        var albumCount = 0
+        let open = try await Measure.milliseconds {
+            opened = try await LibraryOpener().open(root: library, backend: backend, indexURL: index)
+        }
+        guard let opened else { throw CocoaError(.fileReadUnknown) }
+        let albums = try await Measure.milliseconds { albumCount = try await Self.albumList(of: opened) }
+        let firstPage = try await Measure.milliseconds {
+            let roll = try await opened.cameraRoll()
+            _ = try await opened.assets(in: roll.id, options: FetchOptions(sortOrder: .newestFirst, limit: 60)).assets(in: 0..<60)
+        }
+        return Pass(open: open, albums: albums, firstPage: firstPage, albumCount: albumCount)
+    }
+
+    /// The album list as the picker page shows it: every collection with its count and poster.
+    static func albumList(of library: any PhotoLibrary) async throws -> Int {
+        var listed = 0
+        for collection in try await library.collections() {
+            let count = try await library.assetCount(in: collection.id, filter: .all)
+            if count > 0 { _ = try await library.keyAsset(of: collection.id, filter: .all) }
+            listed += 1
+        }
+        return listed
+    }
+}
