@@ -20,7 +20,11 @@ import Synchronization
 public final class IndexedLibrary: PhotoLibrary {
     public let rootURL: URL
     public let backendName = "indexed"
-    public let isWritable: Bool
+    /// Whether the originals can be written (``OriginalsStore/isWritable``): imports, purges of
+    /// imported files and every other change need it (``changing`` is `nil` otherwise).
+    public var isWritable: Bool { originals.isWritable }
+    /// Where the bytes of the originals are kept.
+    public let originals: any OriginalsStore
     /// Renders, caches and prefetches images.
     public let imageManager: CachingImageManager
     /// How long an asset stays in Recently Added.
@@ -36,12 +40,13 @@ public final class IndexedLibrary: PhotoLibrary {
     /// - Parameters:
     ///   - root: The folder the library shows.
     ///   - databaseURL: Where the index is (its folder is made when missing).
+    ///   - originals: Where the originals are kept (default: ``LocalOriginalsStore`` of `root`).
     ///   - reader: How scans read file metadata.
     ///   - imageManager: Renders and caches images (default: a memory cache, and a disk cache
     ///     of `diskCacheBytes` in a `cache` folder beside the index when that is given).
     ///   - diskCacheBytes: The disk cache budget of the default image manager; `nil` for none.
     ///   - now: The present, for Recently Added and the date assets are added; injectable for tests.
-    public init(root: URL, databaseURL: URL, reader: any MediaMetadataReading = MediaMetadataReader(),
+    public init(root: URL, databaseURL: URL, originals: (any OriginalsStore)? = nil, reader: any MediaMetadataReading = MediaMetadataReader(),
                 imageManager: CachingImageManager? = nil, diskCacheBytes: Int64? = nil,
                 now: @escaping @Sendable () -> Date = { Date() }) throws {
         let rootURL = root.standardizedFileURL
@@ -49,7 +54,7 @@ public final class IndexedLibrary: PhotoLibrary {
         database = try LibraryDatabase(url: databaseURL)
         self.reader = reader
         self.now = now
-        isWritable = access(rootURL.path, W_OK) == 0
+        self.originals = originals ?? LocalOriginalsStore(root: rootURL)
         if let imageManager {
             self.imageManager = imageManager
         } else {
@@ -102,7 +107,7 @@ public final class IndexedLibrary: PhotoLibrary {
 
     public func originalFile(for asset: Asset) async throws -> OriginalResource {
         let record = try await record(of: asset)
-        return OriginalResource(fileURL: url(of: record), filename: record.filename, byteSize: record.byteSize,
+        return OriginalResource(fileURL: try await originals.localFile(at: record.relativePath), filename: record.filename, byteSize: record.byteSize,
                                 contentType: MediaFileType.mimeType(ofFileNamed: record.filename))
     }
 
@@ -115,9 +120,5 @@ public final class IndexedLibrary: PhotoLibrary {
             try AssetRecord.filter(Column("uuid") == uuid).fetchOne(db)
         }) else { throw LibraryError.assetNotFound(asset.id.description) }
         return record
-    }
-
-    func url(of record: AssetRecord) -> URL {
-        URL(fileURLWithPath: rootURL.path + "/" + record.relativePath, isDirectory: false)
     }
 }

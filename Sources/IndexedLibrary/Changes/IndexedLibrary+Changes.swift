@@ -20,21 +20,21 @@ extension IndexedLibrary {
     @discardableResult
     public func performChanges(_ requests: [ChangeRequest]) async throws -> ChangeResult {
         let moment = now()
-        let stager = ImportStager(root: rootURL, reader: reader, now: moment)
+        let stager = ImportStager(store: originals, reader: reader, now: moment)
         var staged: [StagedImport] = []
         do {
             for request in requests {
                 if let file = try await stager.stage(request) { staged.append(file) }
             }
-            let (result, filesToRemove) = try await database.pool.write { [rootURL, staged] db in
-                var batch = ChangeBatch(db: db, root: rootURL, now: moment,
+            let (result, originalsToRemove) = try await database.pool.write { [staged] db in
+                var batch = ChangeBatch(db: db, now: moment,
                                         recentlyAddedSince: moment.addingTimeInterval(-Self.recentlyAddedInterval), staged: staged)
                 for request in requests { try batch.apply(request) }
                 let token = try Int64.fetchOne(db, sql: "SELECT MAX(token) FROM change") ?? 0
                 return (ChangeResult(insertedAssets: batch.insertedAssets, insertedCollections: batch.insertedCollections,
-                                     token: ChangeToken(token)), batch.filesToRemove)
+                                     token: ChangeToken(token)), batch.originalsToRemove)
             }
-            for file in filesToRemove { unlink(file.path) }
+            for path in originalsToRemove { originals.remove(at: path) }
             return result
         } catch {
             for file in staged { file.remove() }
