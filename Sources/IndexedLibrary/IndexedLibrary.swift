@@ -1,7 +1,6 @@
 import AssetsKit
 import Foundation
 import FolderLibrary
-import GRDB
 import ImagePipeline
 import Synchronization
 
@@ -29,7 +28,8 @@ public final class IndexedLibrary: PhotoLibrary {
     public let imageManager: CachingImageManager
     /// How long an asset stays in Recently Added.
     public static let recentlyAddedInterval: TimeInterval = 30 * 86_400
-    let database: LibraryDatabase
+    /// Where the records live (``SQLiteIndexStore``: the SQLite file at the database URL).
+    let index: any IndexStore
     let reader: any MediaMetadataReading
     let now: @Sendable () -> Date
     private let authorization = Mutex<AuthorizationStatus>(.notDetermined)
@@ -51,7 +51,7 @@ public final class IndexedLibrary: PhotoLibrary {
                 now: @escaping @Sendable () -> Date = { Date() }) throws {
         let rootURL = root.standardizedFileURL
         self.rootURL = rootURL
-        database = try LibraryDatabase(url: databaseURL)
+        index = try SQLiteIndexStore(url: databaseURL)
         self.reader = reader
         self.now = now
         self.originals = originals ?? LocalOriginalsStore(root: rootURL)
@@ -65,9 +65,7 @@ public final class IndexedLibrary: PhotoLibrary {
             }
             self.imageManager = CachingImageManager(diskCache: diskCache, rendering: LibvipsImageRendering(renderer: renderer))
         }
-        try database.pool.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('rootPath', ?)", arguments: [rootURL.path])
-        }
+        try index.recordRoot(rootURL.path)
     }
 
     /// Brings the index in line with the folder tree: adopts new files, re-reads changed ones,
@@ -75,20 +73,15 @@ public final class IndexedLibrary: PhotoLibrary {
     /// - Parameter progress: Called as files are found and dealt with, for a progress bar.
     @discardableResult
     public func scan(progress: (@Sendable (ScanProgress) -> Void)? = nil) async throws -> ScanSummary {
-        let summary = try await LibraryScanner(root: rootURL, database: database, reader: reader, now: now).scan(progress: progress)
-        let finished = now().timeIntervalSince1970
-        try await database.pool.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('scanCompletedAt', ?)", arguments: [String(finished)])
-        }
+        let summary = try await LibraryScanner(root: rootURL, index: index, reader: reader, now: now).scan(progress: progress)
+        try await index.recordCompletedScan(at: now())
         return summary
     }
 
     /// Whether a scan of the whole tree has ever finished on this index (a first scan that was
     /// interrupted leaves an index that exists but is incomplete).
     public func hasCompletedScan() async throws -> Bool {
-        try await database.pool.read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'scanCompletedAt'") != nil
-        }
+        try await index.hasCompletedScan()
     }
 
     // MARK: Authorization
@@ -115,10 +108,7 @@ public final class IndexedLibrary: PhotoLibrary {
 
     /// The row of `asset`, if it is still in the library (Recently Deleted included).
     func record(of asset: Asset) async throws -> AssetRecord {
-        let uuid = asset.id.uuid
-        guard let record = try await database.pool.read({ db in
-            try AssetRecord.filter(Column("uuid") == uuid).fetchOne(db)
-        }) else { throw LibraryError.assetNotFound(asset.id.description) }
+        guard let record = try await index.record(uuid: asset.id.uuid) else { throw LibraryError.assetNotFound(asset.id.description) }
         return record
     }
 }
