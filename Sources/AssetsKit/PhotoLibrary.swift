@@ -8,7 +8,8 @@ import Foundation
 ///
 /// What only some libraries can do is asked, never inferred from which library it is: each
 /// optional capability is an accessor that answers `nil` when the library lacks it
-/// (``changing``, ``changeHistory``, ``drafts``, ``watching``, ``skippedFileReport``). A new
+/// (``changing``, ``changeHistory``, ``indexing``, ``drafts``, ``watching``,
+/// ``skippedFileReport``). A new
 /// backend answers the capabilities it has; no caller compares backend names or casts.
 public protocol PhotoLibrary: Sendable {
     /// A short name of the backend (`folder`, `indexed`), for display only.
@@ -73,6 +74,8 @@ public protocol PhotoLibrary: Sendable {
     var changing: (any LibraryChanging)? { get }
     /// The library's recorded changes, by token; `nil` when it keeps no history.
     var changeHistory: (any LibraryChangeHistory)? { get }
+    /// The library's index of its storage and its scans; `nil` when it keeps none.
+    var indexing: (any LibraryIndexing)? { get }
     /// The library's drafts of picks; `nil` when it has nowhere to keep them.
     var drafts: (any LibraryDrafts)? { get }
     /// Keeping the library in line with its storage while open; `nil` when it needs no watching.

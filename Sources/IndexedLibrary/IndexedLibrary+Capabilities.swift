@@ -1,11 +1,12 @@
 import AssetsKit
 
 /// What an indexed library can do beyond reading: changes (when its folder can be written),
-/// its change history and drafts (kept in the index, so also over read-only media), and
+/// its change history, scans and drafts (kept in the index, so also over read-only media), and
 /// watching its folder.
-extension IndexedLibrary: LibraryChanging, LibraryChangeHistory, LibraryDrafts, LibraryWatching {
+extension IndexedLibrary: LibraryChanging, LibraryChangeHistory, LibraryIndexing, LibraryDrafts, LibraryWatching {
     public var changing: (any LibraryChanging)? { isWritable ? self : nil }
     public var changeHistory: (any LibraryChangeHistory)? { self }
+    public var indexing: (any LibraryIndexing)? { self }
     public var drafts: (any LibraryDrafts)? { self }
     public var watching: (any LibraryWatching)? { self }
 

@@ -8,13 +8,15 @@ import Testing
 /// `any PhotoLibrary` asks it: no cast, no backend name.
 @Suite("An indexed library's capabilities")
 struct CapabilityTests {
-    @Test("over writable originals: it takes changes and imports, keeps history and drafts, can be watched, reports no skipped files")
+    @Test("over writable originals: it is scanned, takes changes and imports, keeps history and drafts, can be watched, reports no skipped files")
     func writable() async throws {
         let tree = try RescanTests.makeTree()
         defer { tree.remove() }
-        let indexed = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
-        try await indexed.scan()
-        let library: any PhotoLibrary = indexed
+        let library: any PhotoLibrary = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
+        let indexing = try #require(library.indexing)
+        #expect(try await !indexing.hasCompletedScan())
+        #expect(try await indexing.scan(progress: nil).added == 4)
+        #expect(try await indexing.hasCompletedScan())
         #expect(library.skippedFileReport == nil)
 
         let changing = try #require(library.changing)
@@ -39,13 +41,13 @@ struct CapabilityTests {
         #expect(reported.last == LibraryWatchEvent(.routine, "stopped watching"))
     }
 
-    @Test("over originals that cannot be written: no changes or imports; history and drafts still work, kept in the index")
+    @Test("over originals that cannot be written: no changes or imports; scans, history and drafts still work, kept in the index")
     func readOnlyOriginals() async throws {
         let tree = try RescanTests.makeTree()
         defer { tree.remove() }
-        let indexed = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL, originals: ReadOnlyOriginals(root: tree.root))
-        try await indexed.scan()
-        let library: any PhotoLibrary = indexed
+        let library: any PhotoLibrary = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL,
+                                                           originals: ReadOnlyOriginals(root: tree.root))
+        try await #require(library.indexing).scan(progress: nil)
         #expect(library.changing == nil)
         #expect(library.watching != nil)
         let history = try #require(library.changeHistory)

@@ -2,6 +2,7 @@
 extension PhotoLibrary {
     public var changing: (any LibraryChanging)? { nil }
     public var changeHistory: (any LibraryChangeHistory)? { nil }
+    public var indexing: (any LibraryIndexing)? { nil }
     public var drafts: (any LibraryDrafts)? { nil }
     public var watching: (any LibraryWatching)? { nil }
     public var skippedFileReport: (any SkippedFileReporting)? { nil }
