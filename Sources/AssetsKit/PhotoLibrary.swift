@@ -5,13 +5,17 @@ import Foundation
 /// ``FolderLibrary`` (a folder tree enumerated live, the AssetsLibrary role) and the indexed
 /// library (the PhotoKit role) both answer it, so a picker and a client work the same over
 /// either. Every operation of the original picker manager is here, in async Swift.
+///
+/// What only some libraries can do is asked, never inferred from which library it is: each
+/// optional capability is an accessor that answers `nil` when the library lacks it
+/// (``changing``, ``changeHistory``, ``indexing``, ``drafts``, ``watching``,
+/// ``skippedFileReport``). A new
+/// backend answers the capabilities it has; no caller compares backend names or casts.
 public protocol PhotoLibrary: Sendable {
-    /// A short name of the backend (`folder`, `indexed`).
+    /// A short name of the backend (`folder`, `indexed`), for display only.
     var backendName: String { get }
     /// The folder the library shows.
     var rootURL: URL { get }
-    /// Whether ``performChanges(_:)`` can work on this library.
-    var isWritable: Bool { get }
 
     // MARK: Authorization
 
@@ -60,13 +64,24 @@ public protocol PhotoLibrary: Sendable {
 
     // MARK: Changes
 
-    /// Applies change requests in one transaction and reports what was created.
-    @discardableResult
-    func performChanges(_ requests: [ChangeRequest]) async throws -> ChangeResult
-    /// Live changes, as they happen, until the consumer stops listening.
+    /// Live changes, as they happen, until the consumer stops listening (a library that
+    /// records no changes ends the stream at once).
     func changes() -> AsyncStream<LibraryChange>
-    /// Everything that changed after `token` (also across restarts), merged into one change.
-    func changes(since token: ChangeToken) async throws -> LibraryChange
+
+    // MARK: Capabilities
+
+    /// The library's changes (albums, favourites, deletion, imports); `nil` when it cannot be changed.
+    var changing: (any LibraryChanging)? { get }
+    /// The library's recorded changes, by token; `nil` when it keeps no history.
+    var changeHistory: (any LibraryChangeHistory)? { get }
+    /// The library's index of its storage and its scans; `nil` when it keeps none.
+    var indexing: (any LibraryIndexing)? { get }
+    /// The library's drafts of picks; `nil` when it has nowhere to keep them.
+    var drafts: (any LibraryDrafts)? { get }
+    /// Keeping the library in line with its storage while open; `nil` when it needs no watching.
+    var watching: (any LibraryWatching)? { get }
+    /// The files the library passes over when listing; `nil` when it does not report them.
+    var skippedFileReport: (any SkippedFileReporting)? { get }
 }
 
 extension PhotoLibrary {

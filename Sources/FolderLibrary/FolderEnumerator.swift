@@ -41,18 +41,6 @@ package struct FileEntry: Sendable, Hashable {
     }
 }
 
-/// A file or folder the enumeration passed over, and why.
-public struct SkippedFile: Sendable, Hashable, Codable {
-    /// The path relative to the library root.
-    public var path: String
-    public var reason: String
-
-    package init(path: String, reason: String) {
-        self.path = path
-        self.reason = reason
-    }
-}
-
 /// The media files directly in one folder of the tree, and what was passed over there.
 package struct DirectoryListing: Sendable {
     /// The folder, relative to the root (empty for the root itself).

@@ -13,7 +13,6 @@ import Synchronization
 public final class FolderLibrary: PhotoLibrary {
     public let rootURL: URL
     public let backendName = "folder"
-    public let isWritable = false
     let reader: MediaMetadataReader
     /// Renders, caches and prefetches the representations.
     public let imageManager: CachingImageManager
@@ -140,18 +139,17 @@ public final class FolderLibrary: PhotoLibrary {
 
     // MARK: Changes
 
-    public func performChanges(_ requests: [ChangeRequest]) async throws -> ChangeResult {
-        throw LibraryError.readOnly(path: rootURL.path, reason: "a folder library is read-only; index it to make changes")
-    }
-
-    /// A folder library records no changes: the stream ends at once.
+    /// A folder library records no changes: the stream ends at once. It takes no changes and
+    /// keeps no history or drafts (it never writes), and needs no watching (every fetch lists
+    /// the folder afresh): those capabilities are `nil`.
     public func changes() -> AsyncStream<LibraryChange> {
         AsyncStream { $0.finish() }
     }
 
-    public func changes(since token: ChangeToken) async throws -> LibraryChange {
-        throw LibraryError.unsupported("change history of a folder library")
-    }
+    // MARK: Capabilities
+
+    /// The files a listing passes over are reported (``skippedFiles(in:filter:)``).
+    public var skippedFileReport: (any SkippedFileReporting)? { self }
 
     // MARK: - Internals
 
@@ -174,6 +172,13 @@ public final class FolderLibrary: PhotoLibrary {
             throw LibraryError.assetNotFound(asset.id.description)
         }
         return file
+    }
+}
+
+extension FolderLibrary: SkippedFileReporting {
+    /// The files of `collection` under `filter` passed over by a walk of the folder now.
+    public func skippedFiles(in collection: CollectionIdentifier, filter: MediaFilter) async throws -> [SkippedFile] {
+        try await scan(collection, filter: filter).skipped
     }
 }
 

@@ -56,3 +56,11 @@ public enum SmartAlbum: String, Sendable, CaseIterable {
     /// The album's collection identifier.
     public var collectionIdentifier: CollectionIdentifier { CollectionID.smart(self).identifier }
 }
+
+extension SmartAlbum {
+    /// The album as a collection holding `count` assets (All Photos is the camera roll).
+    func collection(count: Int) -> AssetCollection {
+        AssetCollection(id: collectionIdentifier, title: title, kind: self == .all ? .cameraRoll : .smartAlbum,
+                        estimatedAssetCount: count)
+    }
+}

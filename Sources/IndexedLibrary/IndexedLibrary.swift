@@ -1,7 +1,6 @@
 import AssetsKit
 import Foundation
 import FolderLibrary
-import GRDB
 import ImagePipeline
 import Synchronization
 
@@ -20,12 +19,17 @@ import Synchronization
 public final class IndexedLibrary: PhotoLibrary {
     public let rootURL: URL
     public let backendName = "indexed"
-    public let isWritable: Bool
+    /// Whether the originals can be written (``OriginalsStore/isWritable``): imports, purges of
+    /// imported files and every other change need it (``changing`` is `nil` otherwise).
+    public var isWritable: Bool { originals.isWritable }
+    /// Where the bytes of the originals are kept.
+    public let originals: any OriginalsStore
     /// Renders, caches and prefetches images.
     public let imageManager: CachingImageManager
     /// How long an asset stays in Recently Added.
     public static let recentlyAddedInterval: TimeInterval = 30 * 86_400
-    let database: LibraryDatabase
+    /// Where the records live (``SQLiteIndexStore``: the SQLite file at the database URL).
+    let index: any IndexStore
     let reader: any MediaMetadataReading
     let now: @Sendable () -> Date
     private let authorization = Mutex<AuthorizationStatus>(.notDetermined)
@@ -36,20 +40,21 @@ public final class IndexedLibrary: PhotoLibrary {
     /// - Parameters:
     ///   - root: The folder the library shows.
     ///   - databaseURL: Where the index is (its folder is made when missing).
+    ///   - originals: Where the originals are kept (default: ``LocalOriginalsStore`` of `root`).
     ///   - reader: How scans read file metadata.
     ///   - imageManager: Renders and caches images (default: a memory cache, and a disk cache
     ///     of `diskCacheBytes` in a `cache` folder beside the index when that is given).
     ///   - diskCacheBytes: The disk cache budget of the default image manager; `nil` for none.
     ///   - now: The present, for Recently Added and the date assets are added; injectable for tests.
-    public init(root: URL, databaseURL: URL, reader: any MediaMetadataReading = MediaMetadataReader(),
+    public init(root: URL, databaseURL: URL, originals: (any OriginalsStore)? = nil, reader: any MediaMetadataReading = MediaMetadataReader(),
                 imageManager: CachingImageManager? = nil, diskCacheBytes: Int64? = nil,
                 now: @escaping @Sendable () -> Date = { Date() }) throws {
         let rootURL = root.standardizedFileURL
         self.rootURL = rootURL
-        database = try LibraryDatabase(url: databaseURL)
+        index = try SQLiteIndexStore(url: databaseURL)
         self.reader = reader
         self.now = now
-        isWritable = access(rootURL.path, W_OK) == 0
+        self.originals = originals ?? LocalOriginalsStore(root: rootURL)
         if let imageManager {
             self.imageManager = imageManager
         } else {
@@ -60,9 +65,7 @@ public final class IndexedLibrary: PhotoLibrary {
             }
             self.imageManager = CachingImageManager(diskCache: diskCache, rendering: LibvipsImageRendering(renderer: renderer))
         }
-        try database.pool.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('rootPath', ?)", arguments: [rootURL.path])
-        }
+        try index.recordRoot(rootURL.path)
     }
 
     /// Brings the index in line with the folder tree: adopts new files, re-reads changed ones,
@@ -70,20 +73,15 @@ public final class IndexedLibrary: PhotoLibrary {
     /// - Parameter progress: Called as files are found and dealt with, for a progress bar.
     @discardableResult
     public func scan(progress: (@Sendable (ScanProgress) -> Void)? = nil) async throws -> ScanSummary {
-        let summary = try await LibraryScanner(root: rootURL, database: database, reader: reader, now: now).scan(progress: progress)
-        let finished = now().timeIntervalSince1970
-        try await database.pool.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('scanCompletedAt', ?)", arguments: [String(finished)])
-        }
+        let summary = try await LibraryScanner(root: rootURL, index: index, reader: reader, now: now).scan(progress: progress)
+        try await index.recordCompletedScan(at: now())
         return summary
     }
 
     /// Whether a scan of the whole tree has ever finished on this index (a first scan that was
     /// interrupted leaves an index that exists but is incomplete).
     public func hasCompletedScan() async throws -> Bool {
-        try await database.pool.read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'scanCompletedAt'") != nil
-        }
+        try await index.hasCompletedScan()
     }
 
     // MARK: Authorization
@@ -102,7 +100,7 @@ public final class IndexedLibrary: PhotoLibrary {
 
     public func originalFile(for asset: Asset) async throws -> OriginalResource {
         let record = try await record(of: asset)
-        return OriginalResource(fileURL: url(of: record), filename: record.filename, byteSize: record.byteSize,
+        return OriginalResource(fileURL: try await originals.localFile(at: record.relativePath), filename: record.filename, byteSize: record.byteSize,
                                 contentType: MediaFileType.mimeType(ofFileNamed: record.filename))
     }
 
@@ -110,14 +108,7 @@ public final class IndexedLibrary: PhotoLibrary {
 
     /// The row of `asset`, if it is still in the library (Recently Deleted included).
     func record(of asset: Asset) async throws -> AssetRecord {
-        let uuid = asset.id.uuid
-        guard let record = try await database.pool.read({ db in
-            try AssetRecord.filter(Column("uuid") == uuid).fetchOne(db)
-        }) else { throw LibraryError.assetNotFound(asset.id.description) }
+        guard let record = try await index.record(uuid: asset.id.uuid) else { throw LibraryError.assetNotFound(asset.id.description) }
         return record
-    }
-
-    func url(of record: AssetRecord) -> URL {
-        URL(fileURLWithPath: rootURL.path + "/" + record.relativePath, isDirectory: false)
     }
 }

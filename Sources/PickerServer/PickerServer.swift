@@ -1,7 +1,6 @@
 import AssetsKit
 import Foundation
 import Hummingbird
-import IndexedLibrary
 import Logging
 import Picker
 
@@ -118,30 +117,24 @@ public struct PickerServer: Sendable {
 }
 
 extension PickerServer {
-    /// Starts keeping an ``IndexedLibrary`` in line with its folder while the server runs, so
-    /// that files added or removed by others appear in open pickers (through the library's
-    /// change stream, which the picker page follows). Says so in the log, with each rescan.
+    /// Starts keeping a library in line with its storage while the server runs, when it can
+    /// (``PhotoLibrary/watching``), so that files added or removed by others appear in open
+    /// pickers (through the library's change stream, which the picker page follows). Says so in
+    /// the log, with each catch-up.
     ///
-    /// - Returns: The running watcher (its folders are watched), to stop when the server stops;
-    ///   `nil` for a library that is not indexed (a folder library lists the folder on every fetch).
-    public static func startWatching(_ library: any PhotoLibrary, logger: Logger,
-                                     configuration: LibraryWatcher.Configuration = LibraryWatcher.Configuration()) async -> LibraryWatcher? {
-        guard let library = library as? IndexedLibrary else { return nil }
-        let root = library.rootURL.path
-        let watcher = LibraryWatcher(library: library, configuration: configuration) { event in
-            switch event {
-            case .watching: logger.info("Watching \(root) for changes (\(event))")
-            case .polling, .overflowed: logger.warning("\(root): \(event)")
-            case .rescanned(_, let summary):
-                // A periodic rescan or the one at start that found nothing is not news.
-                let foundSomething = summary.added + summary.updated + summary.moved + summary.removed > 0
-                logger.log(level: foundSomething ? .info : .debug, "\(event)")
-            case .rescanFailed: logger.error("\(event)")
-            case .stopped: logger.debug("\(event)")
+    /// - Returns: The running watch, to stop when the server stops; `nil` for a library that
+    ///   needs no watching (a folder library lists the folder on every fetch).
+    public static func startWatching(_ library: any PhotoLibrary, logger: Logger) async -> (any LibraryWatch)? {
+        guard let watching = library.watching else { return nil }
+        return await watching.startWatching { event in
+            let level: Logger.Level = switch event.importance {
+            case .routine: .debug
+            case .notable: .info
+            case .warning: .warning
+            case .failure: .error
             }
+            logger.log(level: level, "\(event)")
         }
-        await watcher.start()
-        return watcher
     }
 }
 

@@ -1,7 +1,6 @@
 import ArgumentParser
 import AssetsKit
 import DemoLibrary
-import FolderLibrary
 import Foundation
 import ImagePipeline
 import Picker

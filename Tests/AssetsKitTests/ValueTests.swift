@@ -101,7 +101,6 @@ struct CountingSource: FetchResultSource {
 struct EmptyLibrary: PhotoLibrary {
     let backendName = "empty"
     let rootURL = URL(fileURLWithPath: "/nonexistent")
-    let isWritable = false
     func authorizationStatus() async -> AuthorizationStatus { .denied }
     func requestAuthorization() async -> AuthorizationStatus { .denied }
     func collections() async throws -> [AssetCollection] { [] }
@@ -116,7 +115,5 @@ struct EmptyLibrary: PhotoLibrary {
     func startCaching(_ assets: [Asset], request: ImageRequest) async {}
     func stopCaching(_ assets: [Asset], request: ImageRequest) async {}
     func stopCachingAll() async {}
-    func performChanges(_ requests: [ChangeRequest]) async throws -> ChangeResult { throw LibraryError.readOnly(path: "/", reason: "empty") }
     func changes() -> AsyncStream<LibraryChange> { AsyncStream { $0.finish() } }
-    func changes(since token: ChangeToken) async throws -> LibraryChange { LibraryChange(token: token) }
 }

@@ -163,10 +163,14 @@ struct FolderLibraryTests {
         #expect(library.byteSize(of: [photo, video], including: .all) == 9381 + 5314)
     }
 
-    @Test("a folder library is read-only: changes are refused, no history")
+    @Test("a folder library is read-only: it takes no changes, keeps no index, history or drafts, needs no watching, reports what it skips")
     func readOnly() async throws {
-        #expect(!library.isWritable)
-        await #expect(throws: LibraryError.self) { try await library.performChanges([.createAlbum(title: "x")]) }
+        #expect(library.changing == nil)
+        #expect(library.changeHistory == nil)
+        #expect(library.indexing == nil)
+        #expect(library.drafts == nil)
+        #expect(library.watching == nil)
+        #expect(library.skippedFileReport != nil)
         var changes = 0
         for await _ in library.changes() { changes += 1 }
         #expect(changes == 0)

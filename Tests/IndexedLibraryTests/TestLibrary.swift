@@ -64,6 +64,9 @@ final class CountingReader: MediaMetadataReading {
 }
 
 extension IndexedLibrary {
+    /// The SQLite index the library keeps its records in, for tests that look at rows.
+    var database: LibraryDatabase { (index as! SQLiteIndexStore).database }
+
     /// Inserts `count` synthetic asset rows straight into the index (no files): photos with
     /// every 7th a video, every 5th a favourite, creation dates with ties every 3 rows, all in
     /// one directory.

@@ -1,5 +1,4 @@
 import Foundation
-import IndexedLibrary
 import PickerClient
 import Testing
 import TestSupport
@@ -9,11 +8,11 @@ import TestSupport
 struct DamagedFileTests {
     @Test("xcsn0g01.png (bad IDAT CRC) answers 422 to fast and high requests at every size, before and after a prefetch")
     func sameAnswer() async throws {
-        let server = try await TestServer.indexed()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("damaged-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await TestServer.indexed(adding: [try DamagedPNG.badIDATCRC(in: folder)])
         defer { Task { await server.stop() } }
-        _ = try DamagedPNG.badIDATCRC(in: server.root.appendingPathComponent("Trips"))
-        let library = try #require(server.library as? IndexedLibrary)
-        try await library.scan()
         let person = server.picker(try await server.client.createSession())
         let window = try await person.get("albums/smart%3Aall/assets?limit=500&media=photo").json
         let items = window["items"] as? [[String: Any]] ?? []

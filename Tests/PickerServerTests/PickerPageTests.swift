@@ -152,7 +152,7 @@ import TestSupport
             onConnected: { connected.continuation.yield() },
             until: { $0.contains("library") && $0.contains("session") })
         for await _ in connected.stream { break }
-        _ = try await library.performChanges([.createAlbum(title: "Live")])
+        _ = try await #require(library.changing).performChanges([.createAlbum(title: "Live")])
         _ = try await person.send("POST", "selection/\(ids[0])")
         let events = await seen
         #expect(events.contains("library"))

@@ -101,6 +101,7 @@ struct LibraryOpenerTests {
         let opener = place.opener()
         let unscanned = try await opener.indexedLibrary(root: place.root)
         #expect(try await !unscanned.hasCompletedScan())
+        #expect(unscanned.indexing != nil)
         #expect(try await unscanned.assetCount(in: unscanned.cameraRoll().id, filter: .all) == 0)
         let library = try await opener.open(root: place.root, backend: .auto)
         #expect(try await library.assetCount(in: library.cameraRoll().id, filter: .all) == 1)

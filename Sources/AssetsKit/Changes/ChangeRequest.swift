@@ -1,6 +1,6 @@
 import Foundation
 
-/// One change to a library. ``PhotoLibrary/performChanges(_:)`` applies a list of them in one
+/// One change to a library. ``LibraryChanging/performChanges(_:)`` applies a list of them in one
 /// transaction: all or none.
 public enum ChangeRequest: Sendable, Hashable {
     /// Copies a file into the library's own folder and creates an asset for it; optionally
@@ -26,7 +26,7 @@ public enum ChangeRequest: Sendable, Hashable {
     case purge([AssetIdentifier])
 }
 
-/// What a successful ``PhotoLibrary/performChanges(_:)`` made.
+/// What a successful ``LibraryChanging/performChanges(_:)`` made.
 public struct ChangeResult: Sendable, Hashable {
     /// The assets created by imports, in request order.
     public var insertedAssets: [AssetIdentifier]

@@ -1,5 +1,5 @@
 /// A point in a library's history. Tokens survive restarts: ask what changed since one with
-/// ``PhotoLibrary/changes(since:)``.
+/// ``LibraryChangeHistory/changes(since:)``.
 public struct ChangeToken: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     public let value: Int64
 

@@ -13,13 +13,11 @@ struct ChangeBatch {
     var staged: [StagedImport]
     private(set) var insertedAssets: [AssetIdentifier] = []
     private(set) var insertedCollections: [CollectionIdentifier] = []
-    /// Files of purged imported assets, to remove once the transaction has committed.
-    private(set) var filesToRemove: [URL] = []
-    let root: URL
+    /// Stored paths of purged imported assets, to remove once the transaction has committed.
+    private(set) var originalsToRemove: [String] = []
 
-    init(db: Database, root: URL, now: Date, recentlyAddedSince: Date, staged: [StagedImport]) {
+    init(db: Database, now: Date, recentlyAddedSince: Date, staged: [StagedImport]) {
         self.db = db
-        self.root = root
         self.now = now
         self.recentlyAddedSince = recentlyAddedSince
         self.staged = staged
@@ -68,9 +66,9 @@ struct ChangeBatch {
 
     private mutating func insertStagedImport(intoAlbum album: CollectionIdentifier?) throws {
         let staged = staged.removeFirst()
-        let file = try staged.publish(root: root)
-        var record = AssetRecord(file: file, metadata: staged.metadata, fingerprint: staged.fingerprint, uuid: UUID(),
-                                 directoryId: try DirectoryRecord.id(forPath: file.directory, in: db),
+        let original = try staged.publish()
+        var record = AssetRecord(original: original, metadata: staged.metadata, fingerprint: staged.fingerprint, uuid: UUID(),
+                                 directoryId: try DirectoryRecord.id(forPath: original.folder, in: db),
                                  addedAt: now)
         record.isImported = true
         try record.insert(db)
@@ -115,7 +113,7 @@ struct ChangeBatch {
             try db.recordChange(.removed, asset: record.uuid)
             try db.recordTransition(of: record.uuid, from: before, to: [])
             if record.isImported {
-                filesToRemove.append(URL(fileURLWithPath: root.path + "/" + record.relativePath, isDirectory: false))
+                originalsToRemove.append(record.relativePath)
             }
         }
     }

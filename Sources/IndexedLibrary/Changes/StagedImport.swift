@@ -1,24 +1,25 @@
 import AssetsKit
-import FolderLibrary
 import Foundation
 import ImagePipeline
 import Synchronization
 
-/// An import request's copy, flushed to disk under a hidden temporary name, waiting for the
-/// transaction that gives it its row. ``publish(root:)`` gives it its place in
-/// `Imports/YYYY/MM/` inside that transaction, so a concurrent scan never adopts a copy whose
+/// An import request's copy, staged by the library's ``OriginalsStore`` (flushed, out of any
+/// listing), waiting for the transaction that gives it its row. ``publish()`` gives it its place
+/// in `Imports/YYYY/MM/` inside that transaction, so a concurrent scan never adopts a copy whose
 /// row is not written yet (the scan's own write waits for the transaction, then finds the path
-/// taken); if the transaction does not commit, ``remove()`` takes the file away again.
+/// taken); if the transaction does not commit, ``remove()`` takes the copy away again.
 final class StagedImport: Sendable {
+    let store: any OriginalsStore
     let temporary: URL
     let name: String
     /// `Imports/YYYY/MM`, relative to the library root.
     let relativeFolder: String
     let metadata: MediaMetadata
     let fingerprint: String
-    private let published = Mutex<URL?>(nil)
+    private let published = Mutex<String?>(nil)
 
-    init(temporary: URL, name: String, relativeFolder: String, metadata: MediaMetadata, fingerprint: String) {
+    init(store: any OriginalsStore, temporary: URL, name: String, relativeFolder: String, metadata: MediaMetadata, fingerprint: String) {
+        self.store = store
         self.temporary = temporary
         self.name = name
         self.relativeFolder = relativeFolder
@@ -27,45 +28,33 @@ final class StagedImport: Sendable {
     }
 
     /// Gives the copy the first free name in its month folder (never replacing a file).
-    func publish(root: URL) throws -> FileEntry {
-        let folder = root.appendingPathComponent(relativeFolder, isDirectory: true)
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw LibraryError.invalidChange("cannot create \(folder.path) for imports: \(error.localizedDescription)")
-        }
+    func publish() throws -> StoredOriginal {
         let stem = (name as NSString).deletingPathExtension
         let ext = (name as NSString).pathExtension
         let names = (1...10_000).lazy.map { $0 == 1 ? self.name : "\(stem) \($0)\(ext.isEmpty ? "" : "." + ext)" }
-        let taken = try DurableFile.publish(temporary, in: folder, names: names)
-        published.withLock { $0 = folder.appendingPathComponent(taken) }
-        guard let file = FileEntry.current(at: relativeFolder + "/" + taken, root: root) else {
-            throw LibraryError.invalidChange("the imported copy \(relativeFolder)/\(taken) vanished")
-        }
-        return file
+        let original = try store.publish(temporary, in: relativeFolder, candidates: names)
+        published.withLock { $0 = original.path }
+        return original
     }
 
     /// Removes the copy, wherever it is now.
     func remove() {
-        unlink(temporary.path)
-        if let url = published.withLock({ $0 }) { unlink(url.path) }
+        store.discard(temporary)
+        if let path = published.withLock({ $0 }) { store.remove(at: path) }
     }
 }
 
-/// Copies import requests' files into `<root>/Imports/YYYY/MM/` (the month the photo was
-/// taken, else the present), crash-safely: the bytes go to a hidden temporary file in
-/// `Imports/` (hidden files are no part of the library), are flushed to disk, then take the
-/// first free name (`IMG.JPG`, `IMG 2.JPG`, ...) without ever replacing a file. The source
-/// file is only read.
+/// Copies import requests' files into `Imports/YYYY/MM/` of the library's ``OriginalsStore``
+/// (the month the photo was taken, else the present), crash-safely: the store stages the bytes
+/// out of any listing, flushed; in the transaction they take the first free name (`IMG.JPG`,
+/// `IMG 2.JPG`, ...) without ever replacing a file. The source file is only read.
 struct ImportStager: Sendable {
-    let root: URL
+    let store: any OriginalsStore
     let reader: any MediaMetadataReading
     let now: Date
 
     /// The folder imports are copied into.
     static let folderName = "Imports"
-    /// How the hidden names of copies waiting for their transaction begin.
-    static let stagingPrefix = ".import-"
 
     /// Copies an import request's file; `nil` for other requests.
     /// - Throws: ``LibraryError/invalidChange(_:)`` naming the file when it is not a readable
@@ -75,19 +64,17 @@ struct ImportStager: Sendable {
         case .importFile(let source, _):
             let type = try Self.mediaType(of: source.lastPathComponent, describing: source.path)
             let metadata = try await read(source, as: type, describing: source.path)
-            let temporary = try temporaryURL(for: source.lastPathComponent)
-            try DurableFile.copy(source, to: temporary)
+            let temporary = try store.stage(copying: source, named: source.lastPathComponent)
             return try staged(temporary, named: source.lastPathComponent, metadata: metadata)
         case .importData(let data, let filename, _):
             let name = try Self.validName(filename)
             let type = try Self.mediaType(of: name, describing: filename)
-            let temporary = try temporaryURL(for: name)
-            try DurableFile.store(data, at: temporary)
+            let temporary = try store.stage(data, named: name)
             do {
                 let metadata = try await read(temporary, as: type, describing: "the bytes given as \(filename)")
                 return try staged(temporary, named: name, metadata: metadata)
             } catch {
-                unlink(temporary.path)
+                store.discard(temporary)
                 throw error
             }
         default:
@@ -103,30 +90,15 @@ struct ImportStager: Sendable {
         }
     }
 
-    private func temporaryURL(for name: String) throws -> URL {
-        let folder = root.appendingPathComponent(Self.folderName, isDirectory: true)
-        try createFolder(folder)
-        let ext = (name as NSString).pathExtension
-        return folder.appendingPathComponent("\(Self.stagingPrefix)\(UUID().uuidString)\(ext.isEmpty ? "" : "." + ext)")
-    }
-
     private func staged(_ temporary: URL, named name: String, metadata: MediaMetadata) throws -> StagedImport {
         let month = Self.monthFolder(of: metadata.creationDate ?? now, offset: metadata.creationDate == nil ? nil : metadata.timeZoneOffset)
         do {
             let size = Int64((try FileManager.default.attributesOfItem(atPath: temporary.path)[.size] as? NSNumber)?.int64Value ?? 0)
-            return StagedImport(temporary: temporary, name: name, relativeFolder: Self.folderName + "/" + month,
+            return StagedImport(store: store, temporary: temporary, name: name, relativeFolder: Self.folderName + "/" + month,
                                 metadata: metadata, fingerprint: try FileFingerprint.of(temporary, byteSize: size))
         } catch {
-            unlink(temporary.path)
+            store.discard(temporary)
             throw error
-        }
-    }
-
-    private func createFolder(_ folder: URL) throws {
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw LibraryError.invalidChange("cannot create \(folder.path) for imports: \(error.localizedDescription)")
         }
     }
 

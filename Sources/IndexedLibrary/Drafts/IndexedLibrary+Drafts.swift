@@ -1,6 +1,5 @@
 import AssetsKit
 import Foundation
-import GRDB
 
 /// Drafts of picks: named lists of identifiers kept in the index (`draft`, `draft_item`).
 extension IndexedLibrary {
@@ -9,16 +8,7 @@ extension IndexedLibrary {
     /// - Throws: ``DraftError/invalidName(_:)`` for a blank name.
     public func saveDraft(named name: String, identifiers: [AssetIdentifier]) async throws {
         guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw DraftError.invalidName(name) }
-        let savedAt = now().timeIntervalSince1970
-        try await database.pool.write { db in
-            try db.execute(sql: "DELETE FROM draft WHERE name = ?", arguments: [name])
-            try db.execute(sql: "INSERT INTO draft (name, savedAt) VALUES (?, ?)", arguments: [name, savedAt])
-            let draftId = db.lastInsertedRowID
-            for (position, identifier) in identifiers.enumerated() {
-                try db.execute(sql: "INSERT INTO draft_item (draftId, position, identifier) VALUES (?, ?, ?)",
-                               arguments: [draftId, position, identifier.description])
-            }
-        }
+        try await index.saveDraft(named: name, identifiers: identifiers.map(\.description), savedAt: now())
     }
 
     /// Loads a draft as the library is now: the picked assets still there in pick order (by
@@ -28,12 +18,7 @@ extension IndexedLibrary {
     /// the draft again to keep it as loaded.
     /// - Throws: ``DraftError/notFound(_:)`` when no draft has this name.
     public func loadDraft(named name: String) async throws -> DraftLoad {
-        let texts = try await database.pool.read { db -> [String]? in
-            guard let draftId = try Int64.fetchOne(db, sql: "SELECT id FROM draft WHERE name = ?", arguments: [name]) else { return nil }
-            return try String.fetchAll(db, sql: "SELECT identifier FROM draft_item WHERE draftId = ? ORDER BY position",
-                                       arguments: [draftId])
-        }
-        guard let texts else { throw DraftError.notFound(name) }
+        guard let texts = try await index.draftIdentifiers(named: name) else { throw DraftError.notFound(name) }
         let identifiers = texts.compactMap(AssetIdentifier.init(string:))
         let lookup = try await assets(withIdentifiers: identifiers)
         let missing = Set(lookup.missing)
@@ -46,16 +31,12 @@ extension IndexedLibrary {
 
     /// The names of the saved drafts, sorted.
     public func draftNames() async throws -> [String] {
-        try await database.pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM draft ORDER BY name") }
+        try await index.draftNames()
     }
 
     /// Deletes a draft (the assets it names stay in the library).
     /// - Throws: ``DraftError/notFound(_:)`` when no draft has this name.
     public func deleteDraft(named name: String) async throws {
-        let deleted = try await database.pool.write { db in
-            try db.execute(sql: "DELETE FROM draft WHERE name = ?", arguments: [name])
-            return db.changesCount > 0
-        }
-        if !deleted { throw DraftError.notFound(name) }
+        if try await !index.deleteDraft(named: name) { throw DraftError.notFound(name) }
     }
 }

@@ -1,31 +1,30 @@
 import AssetsKit
-import FolderLibrary
 import Foundation
 import ImagePipeline
 
 extension AssetRecord {
-    /// A new row for `file`, adopted in place.
-    init(file: FileEntry, metadata: MediaMetadata, fingerprint: String, uuid: UUID, directoryId: Int64, addedAt: Date) {
+    /// A new row for `original`, adopted in place or just imported.
+    init(original: StoredOriginal, metadata: MediaMetadata, fingerprint: String, uuid: UUID, directoryId: Int64, addedAt: Date) {
         self.init(
-            uuid: uuid, relativePath: file.relativePath, directoryId: directoryId, filename: file.filename,
+            uuid: uuid, relativePath: original.path, directoryId: directoryId, filename: original.filename,
             mediaType: 0, pixelWidth: 0, pixelHeight: 0, creationDate: 0, creationDateSource: .fileModificationDate,
             modificationTime: 0, byteSize: 0, orientation: 1, format: "", hasEmbeddedThumbnail: false,
             fingerprint: fingerprint, addedAt: addedAt.timeIntervalSince1970)
-        refresh(from: file, metadata: metadata, fingerprint: fingerprint)
+        refresh(from: original, metadata: metadata, fingerprint: fingerprint)
     }
 
     /// Takes what was read from a new version of the file; identity, place and the person's
     /// marks (favourite, hidden, deleted, albums) stay.
-    mutating func refresh(from file: FileEntry, metadata: MediaMetadata, fingerprint: String) {
+    mutating func refresh(from original: StoredOriginal, metadata: MediaMetadata, fingerprint: String) {
         let recorded = metadata.creationDate
         mediaType = metadata.mediaType.databaseCode
         pixelWidth = metadata.pixelSize.width
         pixelHeight = metadata.pixelSize.height
-        creationDate = (recorded ?? file.modificationDate).timeIntervalSince1970
+        creationDate = (recorded ?? original.modificationDate).timeIntervalSince1970
         timeZoneOffset = recorded == nil ? nil : metadata.timeZoneOffset
         creationDateSource = recorded == nil ? .fileModificationDate : (metadata.mediaType == .photo ? .exif : .container)
-        modificationTime = file.modificationTime
-        byteSize = file.byteSize
+        modificationTime = original.modificationTime
+        byteSize = original.byteSize
         duration = metadata.duration
         orientation = metadata.orientation
         latitude = metadata.location?.latitude

@@ -1,7 +1,6 @@
 import AssetsKit
 import FolderLibrary
 import Foundation
-import GRDB
 import ImagePipeline
 
 /// Brings the index in line with the folder tree, adopting files in place (originals are only
@@ -17,7 +16,7 @@ import ImagePipeline
 /// is gone or replaced, the path is forgotten and a new file there is adopted.
 struct LibraryScanner: Sendable {
     let root: URL
-    let database: LibraryDatabase
+    let index: any IndexStore
     let reader: any MediaMetadataReading
     /// Rows written per transaction.
     var batchSize = 500
@@ -85,7 +84,7 @@ struct LibraryScanner: Sendable {
             run.summary.failed.append(failure)
         }
         guard listing.isComplete else { return [] }
-        let indexed = try await database.pool.read { db in try IndexedDirectory.fetch(db, path: listing.path) }
+        let indexed = try await index.indexedDirectory(at: listing.path)
         var work: [ScanWork] = []
         var present: Set<String> = Set(listing.skipped.map(\.path))
         for file in listing.files {
@@ -143,10 +142,7 @@ struct LibraryScanner: Sendable {
 
     /// The row of an asset with this content whose indexed path no longer holds a media file.
     private func movedAsset(withFingerprint fingerprint: String, claims: MoveClaims) async throws -> Int64? {
-        let candidates = try await database.pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, relativePath FROM asset WHERE fingerprint = ?", arguments: [fingerprint])
-                .map { (id: $0["id"] as Int64, path: $0["relativePath"] as String) }
-        }
+        let candidates = try await index.assets(withFingerprint: fingerprint)
         for candidate in candidates where FileEntry.current(at: candidate.path, root: root) == nil {
             if claims.claim(candidate.id) { return candidate.id }
         }
@@ -157,11 +153,7 @@ struct LibraryScanner: Sendable {
         guard run.batch.count > 0 else { return }
         let batch = run.batch
         let addedAt = now()
-        run.summary = try await database.pool.write { [summary = run.summary] db in
-            var summary = summary
-            try batch.apply(db, addedAt: addedAt, summary: &summary)
-            return summary
-        }
+        run.summary = try await index.apply(batch, addedAt: addedAt, summary: run.summary)
         run.batch = ScanBatch()
     }
 
@@ -170,42 +162,16 @@ struct LibraryScanner: Sendable {
     private func removeMissing(_ run: inout Run, keeping moved: Set<Int64>) async throws {
         let visited = run.visitedDirectories
         let unreadable = run.unreadableDirectories
-        @Sendable func isGone(_ directory: String) -> Bool {
+        let leftovers = try await index.leftovers { directory in
             !visited.contains(directory) && !unreadable.contains { directory.hasPrefix($0.isEmpty ? "" : $0 + "/") }
         }
-        let (goneAssets, goneFailureDirectories, goneIgnoredDirectories) = try await database.pool.read { db in
-            var assets: [Int64] = []
-            for row in try Row.fetchAll(db, sql: "SELECT id, relativePath FROM directory") where isGone(row["relativePath"]) {
-                assets += try Int64.fetchAll(db, sql: "SELECT id FROM asset WHERE directoryId = ?", arguments: [row["id"] as Int64])
-            }
-            let failures = try String.fetchAll(db, sql: "SELECT DISTINCT directoryPath FROM scan_failure").filter(isGone)
-            let ignored = try String.fetchAll(db, sql: "SELECT DISTINCT directoryPath FROM ignored_path").filter(isGone)
-            return (assets, failures, ignored)
-        }
-        let removals = Array(run.missing.union(goneAssets).subtracting(moved)).sorted()
+        let removals = Array(run.missing.union(leftovers.assets).subtracting(moved)).sorted()
         for start in stride(from: 0, to: removals.count, by: batchSize) {
             let chunk = Array(removals[start..<min(removals.count, start + batchSize)])
-            run.summary.removed += try await database.pool.write { [root] db in
-                // A file that appeared after its folder was read (an import committed meanwhile)
-                // is not missing: only rows whose file is gone now are removed.
-                let gone = try chunk.filter { id in
-                    guard let path = try String.fetchOne(db, sql: "SELECT relativePath FROM asset WHERE id = ?", arguments: [id]) else {
-                        return false
-                    }
-                    return access(root.path + "/" + path, F_OK) != 0
-                }
-                try ScanBatch.removeAssets(gone, db)
-                return gone.count
-            }
+            // A file that appeared after its folder was read (an import committed meanwhile)
+            // is not missing: only rows whose file is gone now are removed.
+            run.summary.removed += try await index.removeAssets(chunk) { [root] path in access(root.path + "/" + path, F_OK) != 0 }
         }
-        try await database.pool.write { db in
-            for directory in goneFailureDirectories {
-                try db.execute(sql: "DELETE FROM scan_failure WHERE directoryPath = ?", arguments: [directory])
-            }
-            for directory in goneIgnoredDirectories {
-                try db.execute(sql: "DELETE FROM ignored_path WHERE directoryPath = ?", arguments: [directory])
-            }
-            try db.execute(sql: "DELETE FROM directory WHERE NOT EXISTS (SELECT 1 FROM asset WHERE asset.directoryId = directory.id)")
-        }
+        try await index.forget(failureFolders: leftovers.failureFolders, ignoredFolders: leftovers.ignoredFolders)
     }
 }

@@ -34,7 +34,7 @@ struct ScanBatch: Sendable {
                 summary.added += 1
             case let .read(file, id?, metadata, fingerprint):
                 guard var record = try AssetRecord.fetchOne(db, key: id) else { continue }
-                record.refresh(from: file, metadata: metadata, fingerprint: fingerprint)
+                record.refresh(from: file.stored, metadata: metadata, fingerprint: fingerprint)
                 try record.update(db)
                 try db.execute(sql: "DELETE FROM scan_failure WHERE relativePath = ?", arguments: [file.relativePath])
                 try db.recordChange(.changed, asset: record.uuid)
@@ -71,7 +71,7 @@ struct ScanBatch: Sendable {
         if try Bool.fetchOne(db, sql: "SELECT 1 FROM asset WHERE uuid = ?", arguments: [uuid]) == true {
             uuid = UUID() // the path's UUID went with a file that moved away; this is another file
         }
-        var record = AssetRecord(file: file, metadata: metadata, fingerprint: fingerprint, uuid: uuid,
+        var record = AssetRecord(original: file.stored, metadata: metadata, fingerprint: fingerprint, uuid: uuid,
                                  directoryId: directoryId, addedAt: addedAt)
         try record.insert(db)
         try db.execute(sql: "DELETE FROM scan_failure WHERE relativePath = ?", arguments: [file.relativePath])

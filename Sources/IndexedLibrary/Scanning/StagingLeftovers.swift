@@ -12,10 +12,10 @@ enum StagingLeftovers {
     /// `now`; returns how many. A file that cannot be removed is left for the next scan.
     @discardableResult
     static func remove(under root: URL, now: Date = Date()) -> Int {
-        let folder = root.appendingPathComponent(ImportStager.folderName, isDirectory: true)
+        let folder = root.appendingPathComponent(LocalOriginalsStore.stagingFolder, isDirectory: true)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return 0 }
         var removed = 0
-        for name in names where name.hasPrefix(ImportStager.stagingPrefix) {
+        for name in names where name.hasPrefix(LocalOriginalsStore.stagingPrefix) {
             let path = folder.appendingPathComponent(name).path
             var status = stat()
             guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,

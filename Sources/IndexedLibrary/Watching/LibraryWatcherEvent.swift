@@ -1,3 +1,5 @@
+import AssetsKit
+
 /// What a ``LibraryWatcher`` reports as it works, for a log.
 public enum LibraryWatcherEvent: Sendable, CustomStringConvertible {
     /// The tree is watched with inotify: this many folders.

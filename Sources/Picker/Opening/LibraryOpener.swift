@@ -73,7 +73,7 @@ public struct LibraryOpener: Sendable {
     /// - Parameter indexURL: The index file (default: ``defaultIndexURL(forRoot:)``).
     /// - Throws: ``LibraryError/accessDenied(path:reason:)`` when `root` is not a readable
     ///   folder (nothing is created then), or what opening the index threw.
-    public func indexedLibrary(root: URL, indexURL: URL? = nil) async throws -> IndexedLibrary {
+    public func indexedLibrary(root: URL, indexURL: URL? = nil) async throws -> any PhotoLibrary & LibraryIndexing {
         _ = try await readableFolder(root)
         return try IndexedLibrary(root: root, databaseURL: indexURL ?? defaultIndexURL(forRoot: root), reader: reader,
                                   imageManager: imageManager)

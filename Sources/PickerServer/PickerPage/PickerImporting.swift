@@ -4,18 +4,18 @@ import Hummingbird
 import Picker
 
 /// The picker page's "take a photo" path and album creation, for libraries that take changes
-/// (an indexed library): the upload is imported and comes back picked.
+/// (``PhotoLibrary/changing``; uploads need imports too): the upload is imported and comes back picked.
 struct PickerImporting: Sendable {
     let state: ServerState
 
     func add(to api: RouterGroup<BasicRequestContext>, grant: @escaping GrantResolver) {
         api.post("upload") { request, context in
             let grant = try await grant(context)
-            try requireChanges()
+            let changing = try requireChanges(imports: true)
             let filename = try Self.uploadFilename(request.uri.queryParameters.get("filename"))
             let result = try await state.uploads.receive(request, filename: filename, limits: state.configuration.limits) { file in
                 do {
-                    return try await state.library.performChanges([.importFile(file)])
+                    return try await changing.performChanges([.importFile(file)])
                 } catch let error as LibraryError {
                     // The reason, without the temporary file's path.
                     let reason = String(describing: error).replacingOccurrences(of: file.path, with: filename)
@@ -39,11 +39,11 @@ struct PickerImporting: Sendable {
         }
         api.post("albums") { request, context in
             _ = try await grant(context)
-            try requireChanges()
+            let changing = try requireChanges(imports: false)
             let body = try await JSONResponse.decode(AlbumRequest.self, from: request)
             let title = body.title.trimmingCharacters(in: .whitespacesAndNewlines)
             guard (1...200).contains(title.count) else { throw APIError.badParameter("An album's title takes 1 to 200 characters.") }
-            let result = try await state.library.performChanges([.createAlbum(title: title)])
+            let result = try await changing.performChanges([.createAlbum(title: title)])
             guard let id = result.insertedCollections.first else {
                 throw APIError(.unprocessableContent, code: "albumNotCreated", "The album could not be created.")
             }
@@ -52,10 +52,12 @@ struct PickerImporting: Sendable {
         }
     }
 
-    private func requireChanges() throws(APIError) {
-        guard state.library.backendName == "indexed", state.library.isWritable else {
+    /// The library's changes, when it takes them (and imports, when `imports`).
+    private func requireChanges(imports: Bool) throws(APIError) -> any LibraryChanging {
+        guard let changing = state.library.changing, !imports || changing.acceptsImports else {
             throw APIError(.forbidden, code: "readOnlyLibrary", "This library is read-only: it takes no uploads or new albums.")
         }
+        return changing
     }
 
     /// The name an upload is stored under: its last path component, without control characters.

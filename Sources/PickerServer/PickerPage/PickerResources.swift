@@ -29,9 +29,9 @@ struct PickerSessionResource: Encodable {
         mediaFilter = session.settings.mediaFilter
         expireTime = session.expireTime
         selection = SelectionResource(session.selection)
-        let indexed = library.backendName == "indexed" && library.isWritable
+        let changing = library.changing
         self.library = Library(name: library.rootURL.lastPathComponent, backend: library.backendName,
-                               canImport: indexed, canCreateAlbum: indexed)
+                               canImport: changing?.acceptsImports == true, canCreateAlbum: changing != nil)
         droppedPreselected = session.droppedPreselected
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import AssetsKit
-import FolderLibrary
 import Foundation
 
 /// `assets`: the assets of an album (default: the camera roll), filtered, sorted, paged.
@@ -48,7 +47,7 @@ struct AssetsCommand: AsyncParsableCommand {
             mediaFilter: media, sortOrder: sort, limit: limit, offset: offset))
         var assets: [Asset] = []
         for try await asset in fetch { assets.append(asset) }
-        let skipped = try await (library as? FolderLibrary)?.scan(collection, filter: media).skipped ?? []
+        let skipped = try await library.skippedFileReport?.skippedFiles(in: collection, filter: media) ?? []
         if options.json {
             try JSONOutput.print(Output(album: collection.rawValue, count: fetch.count, assets: assets, skipped: skipped))
             return

@@ -1,7 +1,7 @@
 import ArgumentParser
+import AssetsKit
 import Foundation
 import ImagePipeline
-import IndexedLibrary
 import Picker
 
 /// `index PATH`: creates or brings up to date the index of a library folder.

@@ -25,9 +25,9 @@ extension LibraryOptions {
     /// Opens the library (making its index when missing) and applies `requests` in one transaction.
     func perform(_ requests: [ChangeRequest]) async throws -> ChangeResult {
         let library = try await open(mayCreateIndex: true)
-        guard library.isWritable else {
-            throw LibraryError.readOnly(path: library.rootURL.path, reason: "the \(library.backendName) backend cannot change the library; use --backend indexed on a writable folder")
+        guard let changing = library.changing else {
+            throw LibraryError.readOnly(path: library.rootURL.path, reason: "this backend cannot change the library (a folder library never can, an indexed one only on a writable folder); use --backend indexed on a writable folder")
         }
-        return try await library.performChanges(requests)
+        return try await changing.performChanges(requests)
     }
 }

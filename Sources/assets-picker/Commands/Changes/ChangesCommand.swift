@@ -42,7 +42,10 @@ struct ChangesCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let output = Output(try await options.open().changes(since: since))
+        guard let history = try await options.open().changeHistory else {
+            throw LibraryError.unsupported("change history of a library opened without an index (open it with --backend indexed)")
+        }
+        let output = Output(try await history.changes(since: since))
         if options.json { return try JSONOutput.print(output) }
         print("token \(output.token): \(output.insertedAssets.count) inserted, \(output.removedAssets.count) removed, \(output.changedAssets.count) changed")
         for collection in output.collections {

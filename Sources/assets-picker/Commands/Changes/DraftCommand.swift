@@ -1,6 +1,5 @@
 import ArgumentParser
 import AssetsKit
-import IndexedLibrary
 
 /// `draft save|load`: picks saved under a name, reloaded with legacy URLs migrated.
 struct DraftCommand: AsyncParsableCommand {
@@ -14,7 +13,7 @@ struct DraftCommand: AsyncParsableCommand {
         @Option(name: .customLong("asset"), parsing: .upToNextOption, help: "Asset ids, in pick order.") var assets: [AssetIdentifier]
 
         func run() async throws {
-            try await options.indexedLibrary().saveDraft(named: name, identifiers: assets)
+            try await options.drafts().saveDraft(named: name, identifiers: assets)
             if options.json { try JSONOutput.print(["name": name, "count": String(assets.count)]) } else { print("saved \(assets.count) picks as \(name)") }
         }
     }
@@ -33,7 +32,7 @@ struct DraftCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let draft = try await options.indexedLibrary().loadDraft(named: name)
+            let draft = try await options.drafts().loadDraft(named: name)
             let output = Output(name: draft.name, assets: draft.assets,
                                 migrated: draft.migrated.map { ["legacy": $0.legacy.description, "local": $0.local.description] },
                                 dropped: draft.dropped.map(\.description))
@@ -46,11 +45,11 @@ struct DraftCommand: AsyncParsableCommand {
 }
 
 extension LibraryOptions {
-    /// The library, which must be an indexed one (drafts live in the index).
-    func indexedLibrary() async throws -> IndexedLibrary {
-        guard let library = try await open(mayCreateIndex: true) as? IndexedLibrary else {
-            throw LibraryError.unsupported("drafts of a folder library (open it with --backend indexed)")
+    /// The drafts of the library, which must keep them (an indexed library keeps them in its index).
+    func drafts() async throws -> any LibraryDrafts {
+        guard let drafts = try await open(mayCreateIndex: true).drafts else {
+            throw LibraryError.unsupported("drafts of a library opened without an index (open it with --backend indexed)")
         }
-        return library
+        return drafts
     }
 }

@@ -1,6 +1,4 @@
-import AssetsKit
-
-/// A draft of picks as loaded now: see ``IndexedLibrary/loadDraft(named:)``.
+/// A draft of picks as loaded now: see ``LibraryDrafts/loadDraft(named:)``.
 public struct DraftLoad: Sendable, Hashable {
     /// The draft's name.
     public var name: String
@@ -11,6 +9,7 @@ public struct DraftLoad: Sendable, Hashable {
     /// The picks whose assets are gone (deleted, purged or removed from disk since), as saved.
     public var dropped: [AssetIdentifier]
 
+    /// A loaded draft.
     public init(name: String, assets: [Asset], migrated: [IdentifierMigration], dropped: [AssetIdentifier]) {
         self.name = name
         self.assets = assets
@@ -21,9 +20,12 @@ public struct DraftLoad: Sendable, Hashable {
 
 /// A legacy asset URL and the local identifier it names today.
 public struct IdentifierMigration: Sendable, Hashable {
+    /// The identifier as the draft saved it.
     public var legacy: LegacyAssetURL
+    /// The identifier the asset has now.
     public var local: LocalIdentifier
 
+    /// A migration of `legacy` to `local`.
     public init(legacy: LegacyAssetURL, local: LocalIdentifier) {
         self.legacy = legacy
         self.local = local

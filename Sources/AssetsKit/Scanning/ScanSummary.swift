@@ -1,4 +1,4 @@
-/// What a scan of the library's folder tree did.
+/// What a scan did: an index brought in line with the library's storage (see ``LibraryIndexing``).
 public struct ScanSummary: Sendable, Hashable, Codable {
     /// Media files seen on disk (including those that failed).
     public var scanned = 0
@@ -15,6 +15,7 @@ public struct ScanSummary: Sendable, Hashable, Codable {
     /// Files and folders that are not in the library, with the reason.
     public var failed: [ScanFailure] = []
 
+    /// A scan that has done nothing yet.
     public init() {}
 }
 
@@ -22,8 +23,10 @@ public struct ScanSummary: Sendable, Hashable, Codable {
 public struct ScanFailure: Sendable, Hashable, Codable {
     /// The path relative to the library root.
     public var path: String
+    /// Why it is not in the library, in words a person can act on.
     public var reason: String
 
+    /// A failure of the file or folder at `path`.
     public init(path: String, reason: String) {
         self.path = path
         self.reason = reason
@@ -37,4 +40,10 @@ public struct ScanProgress: Sendable, Hashable {
     public var discovered: Int
     /// Media files dealt with so far (unchanged, read, moved or failed).
     public var processed: Int
+
+    /// Progress with this many files found and dealt with.
+    public init(discovered: Int, processed: Int) {
+        self.discovered = discovered
+        self.processed = processed
+    }
 }

@@ -1,0 +1,97 @@
+import AssetsKit
+import Foundation
+import GRDB
+
+/// Change batches and the change history (`change`, its autoincrement token) in the index.
+extension SQLiteIndexStore {
+    func apply(_ requests: [ChangeRequest], staged: [StagedImport], now: Date,
+               recentlyAddedSince: Date) async throws -> (result: ChangeResult, originalsToRemove: [String]) {
+        try await database.pool.write { db in
+            var batch = ChangeBatch(db: db, now: now, recentlyAddedSince: recentlyAddedSince, staged: staged)
+            for request in requests { try batch.apply(request) }
+            let token = try Int64.fetchOne(db, sql: "SELECT MAX(token) FROM change") ?? 0
+            return (ChangeResult(insertedAssets: batch.insertedAssets, insertedCollections: batch.insertedCollections,
+                                 token: ChangeToken(token)), batch.originalsToRemove)
+        }
+    }
+
+    /// Follows the latest token with a GRDB `ValueObservation`: each new one yields the changes
+    /// since the one before. The stream ends when the consumer stops listening.
+    func liveChanges() -> AsyncStream<LibraryChange> {
+        let (stream, continuation) = AsyncStream<LibraryChange>.makeStream()
+        let latestToken = ValueObservation.tracking { db in
+            try Int64.fetchOne(db, sql: "SELECT MAX(token) FROM change") ?? 0
+        }
+        // The observation starts later, in its task: changes committed before its first value
+        // are found by comparing that value with the token of now.
+        let now = (try? database.pool.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(token) FROM change") ?? 0 }).map(ChangeToken.init)
+        let task = Task { [self] in
+            var seen = now
+            // An observation fails only when the database can no longer be read: the stream ends.
+            try? await {
+                for try await latest in latestToken.values(in: database.pool) {
+                    let token = ChangeToken(latest)
+                    if let previous = seen, token > previous {
+                        continuation.yield(try await changes(since: previous))
+                    }
+                    seen = token
+                }
+            }()
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    func changes(since token: ChangeToken) async throws -> LibraryChange {
+        try await database.pool.read { db in
+            var change = LibraryChange(token: token)
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT token, assetUUID, collectionId, kind FROM change WHERE token > ? ORDER BY token
+                """, arguments: [token.value])
+            while let row = try rows.next() {
+                change.token = ChangeToken(row["token"])
+                guard let kind = ChangeKind.fromDatabaseValue(row["kind"]) else { continue }
+                let asset = (row["assetUUID"] as UUID?).map { AssetIdentifier.local(LocalIdentifier(uuid: $0)) }
+                if let collection = (row["collectionId"] as String?).map(CollectionIdentifier.init(rawValue:)) {
+                    var membership = change.collections[collection] ?? CollectionChange()
+                    if let asset { membership.merge(kind, asset) } else { membership.collectionChanged = true }
+                    change.collections[collection] = membership
+                } else if let asset {
+                    change.merge(kind, asset)
+                }
+            }
+            return change
+        }
+    }
+}
+
+private extension LibraryChange {
+    mutating func merge(_ kind: ChangeKind, _ asset: AssetIdentifier) {
+        Merge.apply(kind, asset, inserted: &insertedAssets, removed: &removedAssets, changed: &changedAssets)
+    }
+}
+
+private extension CollectionChange {
+    mutating func merge(_ kind: ChangeKind, _ asset: AssetIdentifier) {
+        Merge.apply(kind, asset, inserted: &inserted, removed: &removed, changed: &changed)
+    }
+}
+
+/// How one recorded change folds into the changes before it.
+private enum Merge {
+    static func apply(_ kind: ChangeKind, _ asset: AssetIdentifier, inserted: inout Set<AssetIdentifier>,
+                      removed: inout Set<AssetIdentifier>, changed: inout Set<AssetIdentifier>) {
+        switch kind {
+        case .inserted:
+            if removed.remove(asset) != nil { changed.insert(asset) } else { inserted.insert(asset) }
+        case .removed:
+            changed.remove(asset)
+            if inserted.remove(asset) == nil { removed.insert(asset) }
+        case .changed:
+            if !inserted.contains(asset) { changed.insert(asset) }
+        case .collection:
+            break
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import AssetsKit
+import Foundation
+import GRDB
+
+/// An indexed library's records in a SQLite file, through GRDB: the ``IndexStore`` of today.
+///
+/// Counts are index-only and pages are keyset ranges (``AssetQuery``, ``IndexedFetchSource``);
+/// change batches, scan batches and drafts are each one write transaction.
+struct SQLiteIndexStore: IndexStore {
+    let database: LibraryDatabase
+
+    /// Opens (creating when needed) the index at `url` and migrates it.
+    init(url: URL) throws {
+        database = try LibraryDatabase(url: url)
+    }
+
+    // MARK: The library
+
+    func recordRoot(_ path: String) throws {
+        try database.pool.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('rootPath', ?)", arguments: [path])
+        }
+    }
+
+    func recordCompletedScan(at date: Date) async throws {
+        try await database.pool.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('scanCompletedAt', ?)",
+                           arguments: [String(date.timeIntervalSince1970)])
+        }
+    }
+
+    func hasCompletedScan() async throws -> Bool {
+        try await database.pool.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'scanCompletedAt'") != nil
+        }
+    }
+
+    // MARK: Reading
+
+    func collections(libraryName: String, recentlyAddedSince since: Date) async throws -> [AssetCollection] {
+        try await database.pool.read { db in
+            var collections = try SmartAlbum.allCases.map { smart in
+                smart.collection(count: try AssetQuery(smart.collectionIdentifier, filter: .all, recentlyAddedSince: since, in: db).count(db))
+            }
+            let albums = try Row.fetchAll(db, sql: """
+                SELECT album.uuid, album.title, album.kind, parent.uuid AS parentUUID,
+                       (SELECT COUNT(*) FROM album_asset JOIN asset ON asset.id = album_asset.assetId
+                        WHERE album_asset.albumId = album.id AND asset.deletedAt IS NULL AND asset.isHidden = 0) AS count
+                FROM album LEFT JOIN album parent ON parent.id = album.parentId
+                ORDER BY album.parentId IS NOT NULL, album.parentId, album.position
+                """)
+            for row in albums {
+                let isFolder = (row["kind"] as String) == "folder"
+                collections.append(AssetCollection(
+                    id: CollectionID.album(row["uuid"]), title: row["title"], kind: isFolder ? .folder : .album,
+                    estimatedAssetCount: isFolder ? nil : row["count"],
+                    parentID: (row["parentUUID"] as UUID?).map(CollectionID.album)))
+            }
+            let directories = try Row.fetchAll(db, sql: """
+                SELECT directory.uuid, directory.relativePath, SUM(asset_count.count) AS count
+                FROM directory JOIN asset_count ON asset_count.directoryId = directory.id
+                GROUP BY directory.id ORDER BY directory.relativePath
+                """)
+            for row in directories {
+                let path: String = row["relativePath"]
+                collections.append(AssetCollection(
+                    id: CollectionID.directory(row["uuid"]), title: AssetCollection.directoryTitle(relativePath: path, libraryName: libraryName),
+                    kind: .directory, estimatedAssetCount: row["count"]))
+            }
+            return collections
+        }
+    }
+
+    func assetCount(in collection: CollectionIdentifier, filter: MediaFilter, recentlyAddedSince since: Date) async throws -> Int {
+        try await database.pool.read { db in
+            try AssetQuery(collection, filter: filter, recentlyAddedSince: since, in: db).count(db)
+        }
+    }
+
+    func assets(in collection: CollectionIdentifier, options: FetchOptions, recentlyAddedSince since: Date) async throws -> FetchResult {
+        let (query, total) = try await database.pool.read { db in
+            let query = try AssetQuery(collection, filter: options.mediaFilter, recentlyAddedSince: since, in: db)
+            return (query, try query.count(db))
+        }
+        return FetchResult(source: IndexedFetchSource(database: database, query: query, options: options, total: total))
+    }
+
+    func listedAssets(withUUIDs uuids: [UUID]) async throws -> [UUID: Asset] {
+        try await database.pool.read { db in
+            var found: [UUID: Asset] = [:]
+            for start in stride(from: 0, to: uuids.count, by: 500) {
+                let chunk = uuids[start..<min(uuids.count, start + 500)]
+                let records = try AssetRecord.filter(chunk.contains(Column("uuid")) && Column("deletedAt") == nil).fetchAll(db)
+                for record in records { found[record.uuid] = record.asset }
+            }
+            return found
+        }
+    }
+
+    func record(uuid: UUID) async throws -> AssetRecord? {
+        try await database.pool.read { db in
+            try AssetRecord.filter(Column("uuid") == uuid).fetchOne(db)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import AssetsKit
+
+/// What an indexed library can do beyond reading: changes (when its folder can be written),
+/// its change history, scans and drafts (kept in the index, so also over read-only media), and
+/// watching its folder.
+extension IndexedLibrary: LibraryChanging, LibraryChangeHistory, LibraryIndexing, LibraryDrafts, LibraryWatching {
+    public var changing: (any LibraryChanging)? { isWritable ? self : nil }
+    public var changeHistory: (any LibraryChangeHistory)? { self }
+    public var indexing: (any LibraryIndexing)? { self }
+    public var drafts: (any LibraryDrafts)? { self }
+    public var watching: (any LibraryWatching)? { self }
+
+    /// Imports are copied into the library folder, so they are taken whenever changes are.
+    public var acceptsImports: Bool { isWritable }
+
+    /// Starts a ``LibraryWatcher`` with the default ``LibraryWatcher/Configuration``.
+    public func startWatching(report: @escaping @Sendable (LibraryWatchEvent) -> Void) async -> any LibraryWatch {
+        let root = rootURL.path
+        let watcher = LibraryWatcher(library: self) { event in report(event.watchEvent(root: root)) }
+        await watcher.start()
+        return watcher
+    }
+}
+
+extension LibraryWatcher: LibraryWatch {}
+
+extension LibraryWatcherEvent {
+    /// The event as a line of a log about the library at `root`.
+    func watchEvent(root: String) -> LibraryWatchEvent {
+        switch self {
+        case .watching: LibraryWatchEvent(.notable, "Watching \(root) for changes (\(self))")
+        case .polling, .overflowed: LibraryWatchEvent(.warning, "\(root): \(self)")
+        case .rescanned(_, let summary):
+            // A periodic rescan, or the one at start, that found nothing is not news.
+            LibraryWatchEvent(summary.added + summary.updated + summary.moved + summary.removed > 0 ? .notable : .routine, "\(self)")
+        case .rescanFailed: LibraryWatchEvent(.failure, "\(self)")
+        case .stopped: LibraryWatchEvent(.routine, "\(self)")
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import AssetsKit
+import FolderLibrary
+import Foundation
+
+/// Originals kept as files in the library folder: an indexed library's store today.
+///
+/// Adopted originals stay where they are; imports are staged as hidden files in `Imports/`
+/// (hidden files are no part of the library), flushed to disk, then given their name with a
+/// hard link that never replaces a file.
+public struct LocalOriginalsStore: OriginalsStore {
+    /// The library folder.
+    public let root: URL
+    public let isWritable: Bool
+
+    /// The folder staged imports are written into, relative to the root.
+    static let stagingFolder = "Imports"
+    /// How the hidden names of staged imports begin.
+    static let stagingPrefix = ".import-"
+
+    /// The originals in the folder `root`; writable when this process may write it.
+    public init(root: URL) {
+        self.root = root.standardizedFileURL
+        isWritable = access(self.root.path, W_OK) == 0
+    }
+
+    public func localFile(at path: String) async throws -> URL {
+        url(of: path)
+    }
+
+    public func stage(copying source: URL, named name: String) throws -> URL {
+        let staged = try stagingURL(for: name)
+        try DurableFile.copy(source, to: staged)
+        return staged
+    }
+
+    public func stage(_ data: Data, named name: String) throws -> URL {
+        let staged = try stagingURL(for: name)
+        try DurableFile.store(data, at: staged)
+        return staged
+    }
+
+    public func publish(_ staged: URL, in folder: String, candidates: some Sequence<String>) throws -> StoredOriginal {
+        let folderURL = root.appendingPathComponent(folder, isDirectory: true)
+        try createFolder(folderURL)
+        let taken = try DurableFile.publish(staged, in: folderURL, names: candidates)
+        guard let file = FileEntry.current(at: folder + "/" + taken, root: root) else {
+            throw LibraryError.invalidChange("the imported copy \(folder)/\(taken) vanished")
+        }
+        return file.stored
+    }
+
+    public func discard(_ staged: URL) {
+        unlink(staged.path)
+    }
+
+    public func remove(at path: String) {
+        unlink(url(of: path).path)
+    }
+
+    private func url(of path: String) -> URL {
+        URL(fileURLWithPath: root.path + "/" + path, isDirectory: false)
+    }
+
+    private func stagingURL(for name: String) throws -> URL {
+        let folder = root.appendingPathComponent(Self.stagingFolder, isDirectory: true)
+        try createFolder(folder)
+        let ext = (name as NSString).pathExtension
+        return folder.appendingPathComponent("\(Self.stagingPrefix)\(UUID().uuidString)\(ext.isEmpty ? "" : "." + ext)")
+    }
+
+    private func createFolder(_ folder: URL) throws {
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw LibraryError.invalidChange("cannot create \(folder.path) for imports: \(error.localizedDescription)")
+        }
+    }
+}
+
+extension FileEntry {
+    /// The file as an original of the library folder.
+    var stored: StoredOriginal {
+        StoredOriginal(path: relativePath, byteSize: byteSize, modificationDate: modificationDate, modificationTime: modificationTime)
+    }
+}

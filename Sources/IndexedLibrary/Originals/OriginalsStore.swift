@@ -1,0 +1,44 @@
+import Foundation
+
+/// Where an indexed library keeps the bytes of its originals: the one seam between the index
+/// and the storage of the files it describes.
+///
+/// Originals are addressed by their stored path (relative to the library root, components
+/// joined with `/`), as the index records them. Whatever reads an original — the image
+/// pipeline, ``IndexedLibrary/originalFile(for:)`` and through it the server's downloads with
+/// their byte ranges — reads the local file ``localFile(at:)`` hands out, so a store that keeps
+/// originals elsewhere (a bucket) answers with a cached download and nothing above it changes.
+/// Imports go through the store in two steps around the index transaction: ``stage(copying:named:)``
+/// or ``stage(_:named:)`` before it, ``publish(_:in:candidates:)`` inside it (so no listing sees an
+/// original whose row is not written), ``discard(_:)`` and ``remove(at:)`` when it does not commit
+/// or an imported original is purged.
+///
+/// ``LocalOriginalsStore`` keeps them in the library folder.
+public protocol OriginalsStore: Sendable {
+    /// Whether new originals can be written and imported ones removed; an indexed library
+    /// takes changes only then.
+    var isWritable: Bool { get }
+
+    /// A local file with the bytes of the original stored at `path`, as it is now. Nothing is
+    /// checked here: a reader finds out whether the file is there and which version it is.
+    func localFile(at path: String) async throws -> URL
+
+    /// Writes a copy of `source` durably where no listing of the library sees it, for an import
+    /// of a file called `name`.
+    /// - Returns: The staged copy, a local file (its metadata and fingerprint are read from it).
+    /// - Throws: ``LibraryError/invalidChange(_:)`` when it cannot be written.
+    func stage(copying source: URL, named name: String) throws -> URL
+    /// Writes `data` durably where no listing of the library sees it, for an import called `name`.
+    /// - Returns: The staged copy, a local file.
+    /// - Throws: ``LibraryError/invalidChange(_:)`` when it cannot be written.
+    func stage(_ data: Data, named name: String) throws -> URL
+    /// Gives a staged copy its place: the first of `candidates` not yet taken in `folder` (a
+    /// stored path), never replacing an original.
+    /// - Returns: The original as stored now.
+    /// - Throws: ``LibraryError/invalidChange(_:)`` when every name is taken or it cannot be written.
+    func publish(_ staged: URL, in folder: String, candidates: some Sequence<String>) throws -> StoredOriginal
+    /// Removes a staged copy that will not be published.
+    func discard(_ staged: URL)
+    /// Removes the original stored at `path` (a purged import); a failure leaves it for a person.
+    func remove(at path: String)
+}

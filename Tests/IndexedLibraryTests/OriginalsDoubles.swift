@@ -1,0 +1,66 @@
+import Foundation
+import IndexedLibrary
+import Synchronization
+
+/// The originals of a library folder, through a store that says it cannot write them (as
+/// read-only media, or a bucket without write access, would).
+struct ReadOnlyOriginals: OriginalsStore {
+    let base: LocalOriginalsStore
+    var isWritable: Bool { false }
+
+    init(root: URL) { base = LocalOriginalsStore(root: root) }
+
+    func localFile(at path: String) async throws -> URL { try await base.localFile(at: path) }
+    func stage(copying source: URL, named name: String) throws -> URL { try base.stage(copying: source, named: name) }
+    func stage(_ data: Data, named name: String) throws -> URL { try base.stage(data, named: name) }
+    func publish(_ staged: URL, in folder: String, candidates: some Sequence<String>) throws -> StoredOriginal {
+        try base.publish(staged, in: folder, candidates: candidates)
+    }
+    func discard(_ staged: URL) { base.discard(staged) }
+    func remove(at path: String) { base.remove(at: path) }
+}
+
+/// The originals of a library folder, noting every call the library makes to its store.
+final class RecordingOriginals: OriginalsStore {
+    private let base: LocalOriginalsStore
+    private let log = Mutex<[String]>([])
+
+    init(root: URL) { base = LocalOriginalsStore(root: root) }
+
+    /// The calls so far, as `operation path-or-name`.
+    var calls: [String] { log.withLock { $0 } }
+    var isWritable: Bool { base.isWritable }
+
+    private func note(_ call: String) { log.withLock { $0.append(call) } }
+
+    func localFile(at path: String) async throws -> URL {
+        note("localFile \(path)")
+        return try await base.localFile(at: path)
+    }
+
+    func stage(copying source: URL, named name: String) throws -> URL {
+        note("stage \(name)")
+        return try base.stage(copying: source, named: name)
+    }
+
+    func stage(_ data: Data, named name: String) throws -> URL {
+        note("stage \(name)")
+        return try base.stage(data, named: name)
+    }
+
+    func publish(_ staged: URL, in folder: String, candidates: some Sequence<String>) throws -> StoredOriginal {
+        let original = try base.publish(staged, in: folder, candidates: candidates)
+        note("publish \(original.path)")
+        return original
+    }
+
+    func discard(_ staged: URL) {
+        note("discard")
+        base.discard(staged)
+    }
+
+    func remove(at path: String) {
+        note("remove \(path)")
+        base.remove(at: path)
+    }
+}
