@@ -32,6 +32,11 @@ public protocol PhotoLibrary: Sendable {
     func cameraRoll() async throws -> AssetCollection
     /// The exact number of assets in a collection that pass `filter`.
     func assetCount(in collection: CollectionIdentifier, filter: MediaFilter) async throws -> Int
+    /// The album list: every collection, in ``collections()``'s order, with its exact count
+    /// under `filter` and its key asset, at once. A backend answers it in a number of queries
+    /// that does not grow with the number of albums; the default asks ``assetCount(in:filter:)``
+    /// and ``keyAsset(of:filter:)`` of each collection.
+    func albumSummaries(filter: MediaFilter) async throws -> [AlbumSummary]
 
     // MARK: Assets
 
@@ -85,6 +90,16 @@ public protocol PhotoLibrary: Sendable {
 }
 
 extension PhotoLibrary {
+    public func albumSummaries(filter: MediaFilter) async throws -> [AlbumSummary] {
+        var summaries: [AlbumSummary] = []
+        for collection in try await collections() {
+            let count = try await assetCount(in: collection.id, filter: filter)
+            let key = count == 0 ? nil : try await keyAsset(of: collection.id, filter: filter)
+            summaries.append(AlbumSummary(collection: collection, count: count, keyAsset: key))
+        }
+        return summaries
+    }
+
     /// A cheap, possibly stale count (`nil`: unknown).
     public func estimatedAssetCount(in collection: AssetCollection) -> Int? {
         collection.estimatedAssetCount

@@ -44,16 +44,13 @@ struct PickerBrowsing: Sendable {
 
     /// The collections a person can pick from, camera roll first, counted under `filter`.
     private func albums(filter: MediaFilter) async throws -> [AlbumResource] {
-        let collections = try await state.library.collections().filter { Self.isPickable($0.id) }
         var albums: [AlbumResource] = []
-        for collection in collections {
-            let count = try await state.library.assetCount(in: collection.id, filter: filter)
+        for album in try await state.library.albumSummaries(filter: filter) where Self.isPickable(album.collection.id) {
             // Smart albums with nothing in them are left out; the camera roll and the person's own albums stay.
-            if count == 0, collection.kind == .smartAlbum { continue }
-            let poster = count == 0 ? nil : try await state.library.keyAsset(of: collection.id, filter: filter)
-            if let poster { state.assets.remember([poster]) }
-            albums.append(AlbumResource(id: collection.id.rawValue, title: collection.title, kind: collection.kind,
-                                        count: count, posterId: poster?.id.uuid.uuidString))
+            if album.count == 0, album.collection.kind == .smartAlbum { continue }
+            if let poster = album.keyAsset { state.assets.remember([poster]) }
+            albums.append(AlbumResource(id: album.collection.id.rawValue, title: album.collection.title, kind: album.collection.kind,
+                                        count: album.count, posterId: album.keyAsset?.id.uuid.uuidString))
         }
         return albums
     }

@@ -27,13 +27,10 @@ struct AlbumsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let library = try await options.open()
-        var rows: [Row] = []
-        for collection in try await library.collections() {
-            let count = try await library.assetCount(in: collection.id, filter: media)
-            let poster = try await library.keyAsset(of: collection.id, filter: media)
-            rows.append(Row(id: collection.id.rawValue, title: collection.title, kind: collection.kind,
-                            estimatedCount: collection.estimatedAssetCount, count: count,
-                            posterAssetId: poster?.id.description))
+        let rows = try await library.albumSummaries(filter: media).map { album in
+            Row(id: album.collection.id.rawValue, title: album.collection.title, kind: album.collection.kind,
+                estimatedCount: album.collection.estimatedAssetCount, count: album.count,
+                posterAssetId: album.keyAsset?.id.description)
         }
         if options.json {
             try JSONOutput.print(Output(library: library.rootURL.path, backend: library.backendName, albums: rows))
