@@ -1,8 +1,9 @@
 import AssetsKit
 import Foundation
-import FolderLibrary
 import GRDB
 import ImagePipeline
+import LibraryFolders
+import MediaProbing
 import Synchronization
 
 /// A photo library kept in a SQLite index: the PhotoKit role.
@@ -93,7 +94,7 @@ public final class IndexedLibrary: PhotoLibrary {
     }
 
     public func requestAuthorization() async -> AuthorizationStatus {
-        let status = FolderLibrary.probeAccess(to: rootURL)
+        let status = FolderAccess.probe(rootURL)
         authorization.withLock { $0 = status }
         return status
     }

@@ -4,7 +4,8 @@ import DemoLibrary
 import FolderLibrary
 import Foundation
 import ImagePipeline
-import Picker
+import LibraryOpening
+import MediaProbing
 
 /// The options every command takes to choose and open a library.
 struct LibraryOptions: ParsableArguments {

@@ -1,7 +1,7 @@
 import AssetsKit
-import FolderLibrary
 import Foundation
-import ImagePipeline
+import LibraryFolders
+import MediaProbing
 import Synchronization
 
 /// An import request's copy, flushed to disk under a hidden temporary name, waiting for the

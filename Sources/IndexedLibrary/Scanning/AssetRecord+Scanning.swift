@@ -1,7 +1,7 @@
 import AssetsKit
-import FolderLibrary
 import Foundation
-import ImagePipeline
+import LibraryFolders
+import MediaProbing
 
 extension AssetRecord {
     /// A new row for `file`, adopted in place.

@@ -1,8 +1,8 @@
 import AssetsKit
-import FolderLibrary
 import Foundation
 import GRDB
 import ImagePipeline
+import LibraryFolders
 
 /// Brings the index in line with the folder tree, adopting files in place (originals are only
 /// ever read).

@@ -2,6 +2,7 @@ import ArgumentParser
 import AssetsKit
 import FolderLibrary
 import Foundation
+import LibraryFolders
 
 /// `assets`: the assets of an album (default: the camera roll), filtered, sorted, paged.
 struct AssetsCommand: AsyncParsableCommand {
