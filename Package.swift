@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "AssetsKit"),
         // EXIF read and written in pure Swift: JPEG/PNG/TIFF metadata, embedded thumbnails, location removal.
         .target(name: "ImageMetadata"),
-        // Files to images: decoding and thumbnails through libvips, video poster frames, memory and disk caches, coalescing, prefetch.
+        // Files to images: decoding and thumbnails through libvips, video poster frames (ffmpeg), memory and disk caches, coalescing, prefetch.
         .target(name: "ImagePipeline", dependencies: ["AssetsKit", "ImageMetadata", "CVipsShim"]),
         // What a media file is and says about itself: its type by name, header and EXIF, ffprobe for videos.
         .target(name: "MediaProbing", dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline"]),
@@ -66,7 +66,7 @@ let package = Package(
         ),
         // Opening a library folder: the backend choice and where its index lives.
         .target(name: "LibraryOpening", dependencies: ["AssetsKit", "ImagePipeline", "MediaProbing", "FolderLibrary", "IndexedLibrary"]),
-        // The generated demo library: synthetic camera photos in a folder.
+        // The built-in demo library: generated camera photos (with EXIF) and short videos (through ffmpeg), made on first use.
         .target(name: "DemoLibrary", dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline", "SyntheticMedia"]),
         // Exporting assets: originals copied or renditions rendered, one per core, failures reported per asset.
         .target(name: "AssetExport", dependencies: ["AssetsKit", "ImagePipeline"]),
