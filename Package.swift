@@ -8,10 +8,13 @@ let package = Package(
         .library(name: "AssetsKit", targets: ["AssetsKit"]),
         .library(name: "ImageMetadata", targets: ["ImageMetadata"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
+        .library(name: "MediaProbing", targets: ["MediaProbing"]),
         .library(name: "FolderLibrary", targets: ["FolderLibrary"]),
         .library(name: "IndexedLibrary", targets: ["IndexedLibrary"]),
+        .library(name: "LibraryOpening", targets: ["LibraryOpening"]),
         .library(name: "DemoLibrary", targets: ["DemoLibrary"]),
-        .library(name: "Picker", targets: ["Picker"]),
+        .library(name: "AssetExport", targets: ["AssetExport"]),
+        .library(name: "PickerSessions", targets: ["PickerSessions"]),
         .library(name: "PickerServer", targets: ["PickerServer"]),
         .library(name: "PickerClient", targets: ["PickerClient"]),
         .executable(name: "assets-picker", targets: ["assets-picker"]),
@@ -22,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
@@ -41,23 +45,41 @@ let package = Package(
         ),
         // Fixed-argument C wrappers over libvips' variadic API (and TurboJPEG); the only C in the tree.
         .target(name: "CVipsShim", dependencies: ["CVips", "CTurboJPEG"]),
+        // The vocabulary: assets, collections, fetches, image requests and the PhotoLibrary protocol (Foundation only).
         .target(name: "AssetsKit"),
+        // EXIF read and written in pure Swift: JPEG/PNG/TIFF metadata, embedded thumbnails, location removal.
         .target(name: "ImageMetadata"),
+        // Files to images: decoding and thumbnails through libvips, video poster frames (ffmpeg), memory and disk caches, coalescing, prefetch.
         .target(name: "ImagePipeline", dependencies: ["AssetsKit", "ImageMetadata", "CVipsShim"]),
-        .target(name: "FolderLibrary", dependencies: ["AssetsKit", "ImagePipeline"]),
+        // What a media file is and says about itself: its type by name, header and EXIF, ffprobe for videos.
+        .target(name: "MediaProbing", dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline"]),
+        // Photograph-like images made from nothing, for the demo library and the benchmarks.
+        .target(name: "SyntheticMedia", dependencies: ["AssetsKit", "CVipsShim", "ImagePipeline"]),
+        // Folder code both backends share: the walk of a library tree, path UUIDs, symbolic-link policy, access probing.
+        .target(name: "LibraryFolders", dependencies: ["AssetsKit", "MediaProbing"]),
+        // A folder tree as a photo library, enumerated live with nothing written (the AssetsLibrary role).
+        .target(name: "FolderLibrary", dependencies: ["AssetsKit", "ImagePipeline", "MediaProbing", "LibraryFolders"]),
+        // A SQLite-indexed library: scanner, watcher, smart albums, changes, drafts, keyset paging (the PhotoKit role).
         .target(
             name: "IndexedLibrary",
-            dependencies: ["AssetsKit", "ImagePipeline", "FolderLibrary", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["AssetsKit", "ImagePipeline", "MediaProbing", "LibraryFolders", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .target(name: "DemoLibrary", dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline"]),
-        .target(name: "Picker", dependencies: ["AssetsKit", "ImagePipeline", "FolderLibrary", "IndexedLibrary"]),
+        // Opening a library folder: the backend choice and where its index lives.
+        .target(name: "LibraryOpening", dependencies: ["AssetsKit", "ImagePipeline", "MediaProbing", "FolderLibrary", "IndexedLibrary"]),
+        // The built-in demo library: generated camera photos (with EXIF) and short videos (through ffmpeg), made on first use.
+        .target(name: "DemoLibrary", dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline", "SyntheticMedia"]),
+        // Exporting assets: originals copied or renditions rendered, one per core, failures reported per asset.
+        .target(name: "AssetExport", dependencies: ["AssetsKit", "ImagePipeline"]),
+        // Picker sessions without HTTP: the selection, the session store, preselection, the person's sign-in.
+        .target(name: "PickerSessions", dependencies: ["AssetsKit"]),
         // The picker server: the client programs' session API, the picker page's API and the web UI.
         .target(
             name: "PickerServer",
             dependencies: [
-                "AssetsKit", "ImageMetadata", "ImagePipeline", "IndexedLibrary", "Picker",
+                "AssetsKit", "ImageMetadata", "ImagePipeline", "MediaProbing", "IndexedLibrary", "PickerSessions",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -68,10 +90,12 @@ let package = Package(
         ),
         // A client program's side of a picker session, over HTTP (Foundation only).
         .target(name: "PickerClient"),
+        // The command line: serve, browse, export and change a library.
         .executableTarget(
             name: "assets-picker",
             dependencies: [
-                "AssetsKit", "ImagePipeline", "FolderLibrary", "IndexedLibrary", "DemoLibrary", "Picker", "PickerServer",
+                "AssetsKit", "ImagePipeline", "MediaProbing", "LibraryFolders", "FolderLibrary", "IndexedLibrary", "LibraryOpening", "DemoLibrary",
+                "AssetExport", "PickerSessions", "PickerServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -80,33 +104,47 @@ let package = Package(
         .executableTarget(
             name: "assets-picker-bench",
             dependencies: [
-                "AssetsKit", "ImageMetadata", "ImagePipeline",
+                "AssetsKit", "ImageMetadata", "ImagePipeline", "SyntheticMedia",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // The library targets (first screen, pages, counts, scans, large libraries on both backends, memory) as a table.
         .executableTarget(
             name: "assets-picker-index-bench",
-            dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline", "IndexedLibrary", "Picker", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["AssetsKit", "ImageMetadata", "SyntheticMedia", "IndexedLibrary", "LibraryOpening", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Finds the shared test corpus and reads its manifest; used by tests only.
         .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(name: "AssetsKitTests", dependencies: ["AssetsKit"]),
         .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "TestSupport"]),
-        .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "ImageMetadata", "AssetsKit", "CVipsShim", "TestSupport"]),
-        .testTarget(name: "FolderLibraryTests", dependencies: ["FolderLibrary", "ImagePipeline", "AssetsKit", "TestSupport"]),
-        .testTarget(name: "IndexedLibraryTests", dependencies: ["IndexedLibrary", "AssetsKit", "ImagePipeline", "TestSupport"]),
-        .testTarget(name: "PickerTests", dependencies: ["Picker", "FolderLibrary", "ImagePipeline", "AssetsKit", "TestSupport"]),
+        .testTarget(
+            name: "ImagePipelineTests",
+            dependencies: ["ImagePipeline", "MediaProbing", "SyntheticMedia", "ImageMetadata", "AssetsKit", "CVipsShim", "TestSupport"]
+        ),
+        .testTarget(name: "MediaProbingTests", dependencies: ["MediaProbing", "ImagePipeline", "ImageMetadata", "AssetsKit", "TestSupport"]),
+        .testTarget(name: "FolderLibraryTests", dependencies: ["FolderLibrary", "LibraryFolders", "ImagePipeline", "AssetsKit", "TestSupport"]),
+        .testTarget(
+            name: "IndexedLibraryTests",
+            dependencies: ["IndexedLibrary", "FolderLibrary", "LibraryFolders", "MediaProbing", "AssetsKit", "TestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(name: "LibraryOpeningTests", dependencies: ["LibraryOpening", "AssetsKit", "TestSupport"]),
+        .testTarget(name: "AssetExportTests", dependencies: ["AssetExport", "FolderLibrary", "LibraryFolders", "ImagePipeline", "AssetsKit", "TestSupport"]),
+        .testTarget(name: "PickerSessionsTests", dependencies: ["PickerSessions", "AssetsKit", "TestSupport"]),
         .testTarget(
             name: "PickerServerTests",
             dependencies: [
-                "PickerServer", "PickerClient", "Picker", "IndexedLibrary", "FolderLibrary", "AssetsKit", "ImageMetadata", "ImagePipeline", "TestSupport",
+                "PickerServer", "PickerClient", "PickerSessions", "LibraryOpening", "IndexedLibrary", "FolderLibrary", "LibraryFolders", "AssetsKit",
+                "ImageMetadata", "ImagePipeline", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "CLITests", dependencies: ["assets-picker", "Picker", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "CLITests", dependencies: ["assets-picker", "LibraryOpening", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import AssetsKit
 import Foundation
-import ImagePipeline
+import LibraryFolders
+import MediaProbing
 
 extension FolderLibrary {
     /// Reads (or takes from the cache) the metadata of `files`, on all cores, and makes assets

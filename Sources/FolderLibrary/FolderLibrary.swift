@@ -1,6 +1,8 @@
 import AssetsKit
 import Foundation
 import ImagePipeline
+import LibraryFolders
+import MediaProbing
 import Synchronization
 
 /// A photo library that is a plain folder tree, enumerated live with no index: the
@@ -40,18 +42,9 @@ public final class FolderLibrary: PhotoLibrary {
     }
 
     public func requestAuthorization() async -> AuthorizationStatus {
-        let status = Self.probeAccess(to: rootURL)
+        let status = FolderAccess.probe(rootURL)
         authorization.withLock { $0 = status }
         return status
-    }
-
-    /// Really tries the access a library needs: reads the folder (denied if that fails), then
-    /// asks whether it may be written (authorized) or not (restricted, read-only).
-    package static func probeAccess(to root: URL) -> AuthorizationStatus {
-        guard let handle = opendir(root.path) else { return .denied }
-        _ = readdir(handle)
-        closedir(handle)
-        return access(root.path, W_OK) == 0 ? .authorized : .restricted
     }
 
     // MARK: Collections

@@ -1,6 +1,7 @@
 import AssetsKit
 import Foundation
-import ImagePipeline
+import LibraryFolders
+import MediaProbing
 
 /// The metadata of files already read in this process, valid while a file keeps its size and
 /// modification date, and where each asset UUID was last seen.

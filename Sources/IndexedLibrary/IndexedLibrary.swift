@@ -1,7 +1,8 @@
 import AssetsKit
 import Foundation
-import FolderLibrary
 import ImagePipeline
+import LibraryFolders
+import MediaProbing
 import Synchronization
 
 /// A photo library kept in a SQLite index: the PhotoKit role.
@@ -91,7 +92,7 @@ public final class IndexedLibrary: PhotoLibrary {
     }
 
     public func requestAuthorization() async -> AuthorizationStatus {
-        let status = FolderLibrary.probeAccess(to: rootURL)
+        let status = FolderAccess.probe(rootURL)
         authorization.withLock { $0 = status }
         return status
     }

@@ -2,7 +2,7 @@ import AssetsKit
 import Foundation
 import Hummingbird
 import Logging
-import Picker
+import PickerSessions
 
 /// The picker server: client programs create picker sessions and read exactly what a person
 /// picked (`/v1/sessions…` and `/v1/mediaItems`, the Google Photos Picker API's wire format, described by `/openapi.json`); the person, signed in through a

@@ -1,5 +1,5 @@
 import Foundation
-import Picker
+import PickerSessions
 
 /// How a picker server listens and treats its clients.
 public struct PickerServerConfiguration: Sendable {

@@ -2,7 +2,7 @@ import AssetsKit
 import Foundation
 import Hummingbird
 import Logging
-import Picker
+import PickerSessions
 
 /// What every route of a running server shares: the library, the sessions, the media responder.
 struct ServerState: Sendable {

@@ -2,6 +2,7 @@ import AssetsKit
 import Foundation
 import ImageMetadata
 import ImagePipeline
+import SyntheticMedia
 
 /// The photos the benchmark times: camera-like JPEGs with EXIF and an embedded thumbnail,
 /// generated once into a work folder and reused while they match what is asked for.

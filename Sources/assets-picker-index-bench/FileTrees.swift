@@ -1,6 +1,6 @@
 import AssetsKit
 import Foundation
-import ImagePipeline
+import SyntheticMedia
 
 /// Real files for the scan benchmarks, written into temporary folders.
 enum FileTrees {

@@ -1,7 +1,7 @@
 import AssetsKit
 import Foundation
 import IndexedLibrary
-import Picker
+import LibraryOpening
 
 /// `assets-picker-index-bench`: the library targets, printed as a table (metric, value, target,
 /// pass/fail). Build with `swift build -c release`. Three parts:

@@ -3,7 +3,8 @@ import AssetsKit
 import DemoLibrary
 import Foundation
 import ImagePipeline
-import Picker
+import LibraryOpening
+import MediaProbing
 
 /// The options every command takes to choose and open a library.
 struct LibraryOptions: ParsableArguments {

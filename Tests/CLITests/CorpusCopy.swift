@@ -1,5 +1,5 @@
 import Foundation
-import Picker
+import LibraryOpening
 import TestSupport
 
 /// A writable copy of the shared corpus' media folders in a temporary folder.

@@ -2,6 +2,7 @@ import AssetsKit
 import FolderLibrary
 import Foundation
 import ImagePipeline
+import LibraryFolders
 import Testing
 import TestSupport
 

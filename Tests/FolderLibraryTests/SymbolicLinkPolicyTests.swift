@@ -1,6 +1,7 @@
 import AssetsKit
 @testable import FolderLibrary
 import Foundation
+import LibraryFolders
 import Testing
 import TestSupport
 

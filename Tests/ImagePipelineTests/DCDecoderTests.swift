@@ -3,6 +3,7 @@ import CVipsShim
 import Foundation
 import ImageMetadata
 @testable import ImagePipeline
+import SyntheticMedia
 import Testing
 import TestSupport
 

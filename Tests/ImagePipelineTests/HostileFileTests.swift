@@ -2,6 +2,7 @@ import AssetsKit
 import Foundation
 import ImageMetadata
 import ImagePipeline
+import MediaProbing
 import Testing
 import TestSupport
 

@@ -1,8 +1,8 @@
 import AssetsKit
-import FolderLibrary
 import Foundation
 import GRDB
 @testable import IndexedLibrary
+import LibraryFolders
 import Testing
 import TestSupport
 

@@ -1,7 +1,7 @@
 import AssetsKit
-import FolderLibrary
 import Foundation
 @testable import IndexedLibrary
+import LibraryFolders
 import Synchronization
 import Testing
 

@@ -1,8 +1,8 @@
 import AssetsKit
 import Foundation
 import GRDB
-import ImagePipeline
 @testable import IndexedLibrary
+import MediaProbing
 import Synchronization
 import TestSupport
 

@@ -2,8 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Picker
 import PickerClient
+import PickerSessions
 import Testing
 import TestSupport
 

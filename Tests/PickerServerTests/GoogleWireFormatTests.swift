@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import ImageMetadata
-import Picker
 import PickerClient
+import PickerSessions
 import Testing
 import TestSupport
 

@@ -2,9 +2,9 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Picker
 import PickerClient
 import PickerServer
+import PickerSessions
 import Testing
 import TestSupport
 

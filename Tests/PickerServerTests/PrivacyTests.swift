@@ -1,11 +1,10 @@
 import AssetsKit
-import FolderLibrary
 import Foundation
 import IndexedLibrary
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Picker
+import LibraryFolders
 import PickerClient
 import Testing
 import TestSupport

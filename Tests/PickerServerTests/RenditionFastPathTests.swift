@@ -7,8 +7,8 @@ import Logging
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
-import Picker
 @testable import PickerServer
+import PickerSessions
 import Testing
 import TestSupport
 

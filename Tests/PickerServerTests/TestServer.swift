@@ -6,8 +6,9 @@ import FoundationNetworking
 import ImagePipeline
 import Synchronization
 import IndexedLibrary
+import LibraryOpening
 import Logging
-import Picker
+import PickerSessions
 import PickerClient
 import PickerServer
 import TestSupport

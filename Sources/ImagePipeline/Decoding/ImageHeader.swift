@@ -18,6 +18,16 @@ public struct ImageHeader: Sendable, Hashable {
     /// apply itself; 1 when the decoder applies the orientation.
     var orientationOutsideDecoder = 1
 
+    /// A header whose orientation the decoder applies (read by libvips, or natively for a JPEG).
+    package init(storedSize: PixelSize, orientation: Int, pageCount: Int, hasAlpha: Bool, format: String, exif: Data?) {
+        self.storedSize = storedSize
+        self.orientation = orientation
+        self.pageCount = pageCount
+        self.hasAlpha = hasAlpha
+        self.format = format
+        self.exif = exif
+    }
+
     /// The size once the orientation is applied.
     public var uprightSize: PixelSize {
         orientation >= 5 ? storedSize.transposed : storedSize

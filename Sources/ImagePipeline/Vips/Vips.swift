@@ -3,12 +3,12 @@ import CVipsShim
 import Foundation
 
 /// libvips, started once per process, and its error buffer read safely.
-enum Vips {
+package enum Vips {
     private static let started: Bool = cvips_init() == 0
     private static let errorLock = NSLock()
 
     /// Starts libvips on first use; throws when it cannot start.
-    static func start() throws {
+    package static func start() throws {
         guard started else {
             throw ImagePipelineError.libraryUnavailable(reason: "libvips failed to start: \(takeError())")
         }
@@ -16,7 +16,7 @@ enum Vips {
 
     /// The message of the call that just failed, taken out of libvips' one process-wide
     /// buffer (under a lock, so a concurrent failure cannot empty it half-way).
-    static func takeError() -> String {
+    package static func takeError() -> String {
         VipsErrorScope.noteErrorRead()
         errorLock.lock()
         defer { errorLock.unlock() }
@@ -29,10 +29,10 @@ enum Vips {
 }
 
 /// Owns one libvips image and releases it when dropped.
-final class VipsImageHandle {
-    let pointer: OpaquePointer
+package final class VipsImageHandle {
+    package let pointer: OpaquePointer
 
-    init(_ pointer: OpaquePointer) {
+    package init(_ pointer: OpaquePointer) {
         self.pointer = pointer
     }
 

@@ -1,6 +1,7 @@
 import AssetsKit
 import Foundation
-import ImagePipeline
+import LibraryFolders
+import MediaProbing
 import Synchronization
 
 /// An import request's copy, staged by the library's ``OriginalsStore`` (flushed, out of any

@@ -1,7 +1,7 @@
 import AssetsKit
-import FolderLibrary
 import Foundation
 import GRDB
+import LibraryFolders
 
 /// A row of the `directory` table: a folder of the tree that holds indexed assets.
 struct DirectoryRecord: Codable, FetchableRecord, PersistableRecord, Sendable {

@@ -1,6 +1,7 @@
 import AssetsKit
 import Foundation
-import ImagePipeline
+import LibraryFolders
+import MediaProbing
 
 extension AssetRecord {
     /// A new row for `original`, adopted in place or just imported.

@@ -1,7 +1,7 @@
 import AssetsKit
-import FolderLibrary
 import Foundation
 import ImagePipeline
+import LibraryFolders
 
 /// Brings the index in line with the folder tree, adopting files in place (originals are only
 /// ever read).

@@ -1,8 +1,8 @@
 import AssetsKit
-import FolderLibrary
 import Foundation
 import GRDB
-import ImagePipeline
+import LibraryFolders
+import MediaProbing
 
 /// The writes a scan has gathered, applied together in one transaction.
 struct ScanBatch: Sendable {

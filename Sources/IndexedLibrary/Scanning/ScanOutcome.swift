@@ -1,5 +1,5 @@
-import FolderLibrary
-import ImagePipeline
+import LibraryFolders
+import MediaProbing
 
 /// A file the scan has to look at: new to the index, or changed since it was indexed or
 /// since it failed.

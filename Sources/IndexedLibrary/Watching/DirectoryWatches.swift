@@ -1,5 +1,5 @@
-import FolderLibrary
 import Foundation
+import LibraryFolders
 
 /// The folders of a library tree that an inotify descriptor watches, by watch descriptor.
 ///

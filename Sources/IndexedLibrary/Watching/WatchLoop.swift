@@ -1,7 +1,7 @@
 import Foundation
-import ImagePipeline
 #if canImport(Glibc)
 import Glibc
+import MediaProbing
 #endif
 
 /// The body of a ``LibraryWatcher``'s thread: it blocks in `poll(2)` on the inotify descriptor

@@ -1,5 +1,5 @@
 import Hummingbird
-import Picker
+import PickerSessions
 
 /// Lets through only requests that carry the server's client key as `Authorization: Bearer <key>`
 /// (compared in constant time); every other request is answered 401.

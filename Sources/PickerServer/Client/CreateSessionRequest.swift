@@ -1,5 +1,5 @@
 import AssetsKit
-import Picker
+import PickerSessions
 
 /// The body of `POST /v1/sessions`: the Google Photos Picker API's `{}` or
 /// `{"pickingConfig": {"maxItemCount": "3"}}`, plus this server's optional extras. Every key may

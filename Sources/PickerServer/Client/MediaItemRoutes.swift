@@ -1,7 +1,7 @@
 import AssetsKit
 import Foundation
 import Hummingbird
-import Picker
+import PickerSessions
 
 /// The picked items of a session, as the Google Photos Picker API lists and serves them:
 /// `GET /v1/mediaItems?sessionId=…` and each item's `baseUrl` (`/v1/media/…`) with what a client

@@ -1,6 +1,6 @@
 import AssetsKit
 import Foundation
-import ImagePipeline
+import MediaProbing
 
 /// A picked item as the Google Photos Picker API's `PickedMediaItem` describes it.
 ///

@@ -1,6 +1,6 @@
 import AssetsKit
 import Foundation
-import Picker
+import PickerSessions
 
 /// A picker session as its client sees it: the Google Photos Picker API's `PickingSession`,
 /// with this server's extras (`state`, `mediaFilter`, `order`, `pickedCount`) beside it. It says

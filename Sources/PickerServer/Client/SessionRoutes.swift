@@ -1,7 +1,7 @@
 import AssetsKit
 import Foundation
 import Hummingbird
-import Picker
+import PickerSessions
 
 /// The client programs' picker sessions, as the Google Photos Picker API's `sessions` resource:
 /// `POST /v1/sessions`, `GET` and `DELETE /v1/sessions/{id}`. The picked items are

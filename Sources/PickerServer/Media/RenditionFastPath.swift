@@ -2,7 +2,7 @@ import AssetsKit
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypesHTTP1
-import Picker
+import PickerSessions
 
 /// Answers the picker page's warm thumbnails on the connection's event loop, before the request
 /// reaches Hummingbird's async responders.

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import Picker
+import PickerSessions
 
 /// `GET /signin/{link}`: the person opens the one-time link `serve` printed; the browser is
 /// signed in (``PersonCookie``) and goes on to the picker page named by `next`, if any.

@@ -1,7 +1,7 @@
 import AssetsKit
 import Foundation
 import Hummingbird
-import Picker
+import PickerSessions
 
 /// The picker page's browsing: the album list, windows of a collection's assets, thumbnails and
 /// large images, originals, and prefetch of the rows about to come into view.

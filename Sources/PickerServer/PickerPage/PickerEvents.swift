@@ -2,7 +2,7 @@ import AssetsKit
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Picker
+import PickerSessions
 
 /// The picker page's live feed (`GET api/events`, server-sent events): `library` when the
 /// library changed (files added or removed, imports, albums), `session` when the session's

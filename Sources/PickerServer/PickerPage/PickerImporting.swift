@@ -1,7 +1,7 @@
 import AssetsKit
 import Foundation
 import Hummingbird
-import Picker
+import PickerSessions
 
 /// The picker page's "take a photo" path and album creation, for libraries that take changes
 /// (``PhotoLibrary/changing``; uploads need imports too): the upload is imported and comes back picked.

@@ -2,7 +2,7 @@ import AssetsKit
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Picker
+import PickerSessions
 
 /// The person's side: the web picker's files and the API its page calls
 /// (`/picker/{session}/{token}/api/…`, see docs/PICKER-UI-API.md).

@@ -1,7 +1,7 @@
 import AssetsKit
 import Foundation
 import Hummingbird
-import Picker
+import PickerSessions
 
 /// The picker page's picking: pick, unpick, replace the picks (range selection), Done, Cancel.
 struct PickerPicking: Sendable {

@@ -1,6 +1,6 @@
 import AssetsKit
 import Foundation
-import Picker
+import PickerSessions
 
 /// The picker page's view of its session (`GET api/session`).
 struct PickerSessionResource: Encodable {

@@ -1,6 +1,6 @@
 import AssetsKit
 import Foundation
-import Picker
+import PickerSessions
 import Synchronization
 
 /// What one `POST api/prefetch` may ask for. Prefetch renders thumbnails of the rows about to

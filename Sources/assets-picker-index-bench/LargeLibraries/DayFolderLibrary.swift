@@ -1,7 +1,7 @@
 import AssetsKit
 import Foundation
 import ImageMetadata
-import ImagePipeline
+import SyntheticMedia
 
 /// A generated library shaped as cameras and phone exports make them: one folder per day (or
 /// per year), small real JPEGs whose EXIF capture dates and file dates follow the folders.

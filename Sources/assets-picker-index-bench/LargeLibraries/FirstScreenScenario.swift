@@ -1,6 +1,6 @@
 import AssetsKit
 import Foundation
-import Picker
+import LibraryOpening
 
 /// The in-process side of the large-library benchmark, run in a child process of its own so that
 /// its peak memory is its own: open a library, list its albums as the picker page lists them

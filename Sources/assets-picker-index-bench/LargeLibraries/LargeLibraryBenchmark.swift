@@ -1,5 +1,5 @@
 import Foundation
-import Picker
+import LibraryOpening
 
 /// Issue 14's targets on generated libraries of `assets` files in 2,000 day folders and in 20
 /// year folders, both backends: open + album list + newest 60 in-process (each in a child process,

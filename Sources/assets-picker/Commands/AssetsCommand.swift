@@ -1,6 +1,7 @@
 import ArgumentParser
 import AssetsKit
 import Foundation
+import LibraryFolders
 
 /// `assets`: the assets of an album (default: the camera roll), filtered, sorted, paged.
 struct AssetsCommand: AsyncParsableCommand {

@@ -1,8 +1,8 @@
 import ArgumentParser
+import AssetExport
 import AssetsKit
 import Foundation
 import ImagePipeline
-import Picker
 
 /// `export`: writes assets to a folder, originals or renditions, one per core at a time.
 struct ExportCommand: AsyncParsableCommand {

@@ -2,7 +2,8 @@ import ArgumentParser
 import AssetsKit
 import Foundation
 import ImagePipeline
-import Picker
+import LibraryOpening
+import MediaProbing
 
 /// `index PATH`: creates or brings up to date the index of a library folder.
 struct IndexCommand: AsyncParsableCommand {

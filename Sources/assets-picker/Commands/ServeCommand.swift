@@ -2,8 +2,8 @@ import ArgumentParser
 import AssetsKit
 import Foundation
 import Logging
-import Picker
 import PickerServer
+import PickerSessions
 
 /// `serve`: the picker server — client programs create picker sessions, people pick in the web picker.
 struct ServeCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import AssetsKit
 import Foundation
 import ImagePipeline
+import MediaProbing
 import Synchronization
 import TestSupport
 

@@ -1,8 +1,9 @@
+import AssetExport
 import AssetsKit
 import FolderLibrary
 import Foundation
 import ImagePipeline
-import Picker
+import LibraryFolders
 import Synchronization
 import Testing
 import TestSupport

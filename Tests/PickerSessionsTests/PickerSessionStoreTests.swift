@@ -1,6 +1,6 @@
 import AssetsKit
 import Foundation
-import Picker
+import PickerSessions
 import TestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import Picker
+import PickerSessions
 import TestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import AssetsKit
 import Foundation
-import Picker
+import LibraryOpening
 import Testing
 import TestSupport
 

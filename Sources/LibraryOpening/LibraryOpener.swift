@@ -3,6 +3,7 @@ import FolderLibrary
 import Foundation
 import ImagePipeline
 import IndexedLibrary
+import MediaProbing
 
 /// Opens a library folder with the backend asked for: the manager of the original design,
 /// which handed out the PhotoKit library where it could and the AssetsLibrary one otherwise.

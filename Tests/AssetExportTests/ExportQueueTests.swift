@@ -1,5 +1,5 @@
 import Foundation
-@testable import Picker
+@testable import AssetExport
 import Synchronization
 import Testing
 import TestSupport

@@ -1,6 +1,6 @@
 import AssetsKit
 import Foundation
-import Picker
+import PickerSessions
 import Testing
 
 /// The picker's selection: maximum, media filter, order, byte size.

@@ -1,6 +1,7 @@
 import AssetsKit
 import CVipsShim
 import Foundation
+import ImagePipeline
 
 /// Photograph-like images made from nothing, for the demo library and benchmarks: soft noise
 /// at several scales over a sky-to-ground gradient, so they compress like photos, with a large

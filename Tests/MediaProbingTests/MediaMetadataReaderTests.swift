@@ -1,6 +1,6 @@
 import AssetsKit
 import Foundation
-import ImagePipeline
+import MediaProbing
 import Testing
 import TestSupport
 

@@ -1,6 +1,7 @@
 import AssetsKit
 import Foundation
 import ImageMetadata
+import ImagePipeline
 
 /// Reads a media file's metadata: the header and the EXIF block for photos, ffprobe for
 /// videos. Nothing is decoded.

@@ -1,6 +1,6 @@
 import AssetsKit
 import Foundation
-import ImagePipeline
+import MediaProbing
 
 /// A media file found in the tree, with what `stat` says of it.
 package struct FileEntry: Sendable, Hashable {
