@@ -154,6 +154,14 @@ import TestSupport
         #expect(nikon["isoEquivalent"] == nil && nikon["exposureTime"] as? String == "0.004s" && nikon["apertureFNumber"] as? Double == 9)
         let clip = try #require(metadata["clip.mp4"]?["videoMetadata"] as? [String: Any])
         #expect(clip["fps"] as? Double == 25 && clip["processingStatus"] as? String == "READY")
+        // The Swift client reads the same.
+        let typed = try await server.client.mediaItems(in: session.id)
+        let canonItem = try #require(typed.first { $0.mediaFile.filename == "jhead__canon-300d.jpg" })
+        let exposure = try #require(canonItem.mediaFile.mediaFileMetadata.photoMetadata)
+        #expect(exposure.isoEquivalent == 400 && exposure.apertureFNumber == 4.5 && exposure.focalLength == 34)
+        #expect(exposure.exposureSeconds.map { abs($0 - 1.0 / 60) < 1e-9 } == true)
+        let clipItem = try #require(typed.first { $0.type == .video })
+        #expect(clipItem.mediaFile.mediaFileMetadata.videoMetadata?.fps == 25 && clipItem.mediaFile.mediaFileMetadata.photoMetadata == nil)
     }
 
     /// A large original is sent without its location and without being read whole: its
