@@ -1,4 +1,13 @@
 /// What image of an asset a caller wants: the PHImageRequestOptions role.
+///
+/// The final image's size follows from the target size, the content mode and the original's
+/// upright size, the same on every backend, and is never larger than the original:
+/// - ``ContentMode/fit``: the whole image, as large as fits inside the target.
+/// - ``ContentMode/fill``: exactly the target size, cropped from the centre. When the original
+///   is smaller than the target on either side, the largest size with the target's aspect
+///   ratio that fits inside the original (300×200 of a 128×128 original gives 128×85): the
+///   asked shape is kept, never enlarged.
+/// - ``PixelSize/maximum``: the whole original.
 public struct ImageRequest: Sendable, Hashable {
     /// The size the image is for, in pixels. ``PixelSize/maximum`` asks for full resolution.
     public var targetSize: PixelSize
@@ -32,6 +41,17 @@ public struct ImageRequest: Sendable, Hashable {
 
     /// Whether this asks for the full-resolution image.
     public var isFullResolution: Bool { targetSize == .maximum }
+
+    /// This request as it is rendered for an original of upright size `original`: a fill
+    /// target larger than the original on either side becomes the largest size with its aspect
+    /// ratio inside the original; anything else is unchanged (see the rule above).
+    public func bounded(byOriginal original: PixelSize) -> ImageRequest {
+        guard contentMode == .fill, !isFullResolution, !original.isEmpty,
+              targetSize.width > original.width || targetSize.height > original.height else { return self }
+        var bounded = self
+        bounded.targetSize = targetSize.fitting(in: original)
+        return bounded
+    }
 }
 
 extension PixelSize {

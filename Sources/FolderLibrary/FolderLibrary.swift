@@ -11,12 +11,13 @@ import Synchronization
 /// Every folder that holds media is a group (``CollectionKind/directory``); the camera roll,
 /// All Photos, holds every media file under the root and is listed first. Assets are named by
 /// ``LegacyAssetURL``s whose UUID derives from the file's path, so they are stable across runs.
-/// Images are answered from fixed ``Representation``s, as AssetsLibrary answered them.
+/// Image requests are answered at the size and mode they ask for, as on every backend; the
+/// fixed ``Representation``s AssetsLibrary kept are available by name.
 public final class FolderLibrary: PhotoLibrary {
     public let rootURL: URL
     public let backendName = "folder"
     let reader: MediaMetadataReader
-    /// Renders, caches and prefetches the representations.
+    /// Renders, caches and prefetches the images.
     public let imageManager: CachingImageManager
     let cache = MetadataCache()
     private let authorization = Mutex<AuthorizationStatus>(.notDetermined)
@@ -27,7 +28,7 @@ public final class FolderLibrary: PhotoLibrary {
     /// - Parameters:
     ///   - root: The folder to show.
     ///   - reader: How file metadata is read (and its pixel limit).
-    ///   - imageManager: Renders and caches the representations (default: memory cache only,
+    ///   - imageManager: Renders and caches the images (default: memory cache only,
     ///     rendering with the reader's limits).
     public init(root: URL, reader: MediaMetadataReader = MediaMetadataReader(), imageManager: CachingImageManager? = nil) {
         self.rootURL = root.standardizedFileURL

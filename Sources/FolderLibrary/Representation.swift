@@ -1,7 +1,8 @@
 import AssetsKit
 
-/// The fixed renditions AssetsLibrary kept of every asset, from which a folder library answers
-/// image requests.
+/// The fixed renditions AssetsLibrary kept of every asset, for the legacy API that asks for
+/// them by name (``FolderLibrary/image(for:representation:format:quality:)``). An
+/// ``ImageRequest`` with a target size and mode is answered at that size instead, on every backend.
 public enum Representation: String, Sendable, CaseIterable {
     /// A centre crop, `squareSide` on each side.
     case squareThumbnail
@@ -34,17 +35,14 @@ public enum Representation: String, Sendable, CaseIterable {
     /// How the rendition is cut from the original.
     public var contentMode: ContentMode { self == .squareThumbnail ? .fill : .fit }
 
-    /// The rendition that answers a request for `target`, by the original rule: the square
-    /// thumbnail when both sides of the target are smaller than its sides (marked degraded: it
-    /// is a crop), else the aspect-ratio thumbnail when both are smaller than its sides, else
-    /// the full-screen image. Full resolution only when asked for with ``PixelSize/maximum``.
-    public static func answering(_ target: PixelSize, original: PixelSize) -> (representation: Representation, isDegraded: Bool) {
-        if target == .maximum { return (.fullResolution, false) }
-        let square = squareThumbnail.pixelSize(forOriginal: original)
-        if target.width < square.width && target.height < square.height { return (.squareThumbnail, true) }
-        let aspect = aspectRatioThumbnail.pixelSize(forOriginal: original)
-        if target.width < aspect.width && target.height < aspect.height { return (.aspectRatioThumbnail, false) }
-        return (.fullScreen, false)
+    /// The target size that renders this rendition with ``contentMode``; ``PixelSize/maximum`` for the whole original.
+    public var bounds: PixelSize {
+        switch self {
+        case .squareThumbnail: PixelSize(width: Self.squareSide, height: Self.squareSide)
+        case .aspectRatioThumbnail: PixelSize(width: Self.aspectRatioLongestSide, height: Self.aspectRatioLongestSide)
+        case .fullScreen: Self.fullScreenBounds
+        case .fullResolution: .maximum
+        }
     }
 
     /// The image source an answer from this rendition reports.

@@ -20,9 +20,18 @@ public struct ExifMetadata: Sendable, Hashable {
     public var pixelXDimension: Int?
     /// Height of the main image in pixels, as the Exif IFD states it; `nil` when absent or 0.
     public var pixelYDimension: Int?
+    /// How long the shutter was open, in seconds (ExposureTime); `nil` when absent, 0 or not a number.
+    public var exposureTime: Double?
+    /// The aperture's f-number (FNumber), e.g. 1.8; `nil` when absent, 0 or not a number.
+    public var fNumber: Double?
+    /// The lens's focal length in millimetres (FocalLength); `nil` when absent, 0 or not a number.
+    public var focalLength: Double?
+    /// The ISO speed (PhotographicSensitivity, formerly ISOSpeedRatings; its first value); `nil` when absent or 0.
+    public var isoSpeed: Int?
     /// Byte range of the embedded JPEG thumbnail (IFD1 JPEGInterchangeFormat and Length),
     /// counted from the first byte of the block handed to ``ExifReader/parse(_:)``; known to
-    /// lie inside that block. For a bare TIFF block that is the TIFF header. Ignored by ``ExifWriter``.
+    /// lie inside that block. For a bare TIFF block that is the TIFF header. Ignored by ``ExifWriter``,
+    /// as are the exposure fields above.
     public var thumbnail: Range<Int>?
 
     /// Metadata with the given fields; everything not given is absent.

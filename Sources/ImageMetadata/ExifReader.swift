@@ -48,6 +48,13 @@ public enum ExifReader {
             .first
         metadata.pixelXDimension = ifd[ExifTag.pixelXDimension].flatMap(reader.integer).flatMap { $0 > 0 ? $0 : nil }
         metadata.pixelYDimension = ifd[ExifTag.pixelYDimension].flatMap(reader.integer).flatMap { $0 > 0 ? $0 : nil }
+        func positive(_ tag: UInt16) -> Double? {
+            ifd[tag].flatMap { reader.rationals($0, limit: 1)?.first }.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+        }
+        metadata.exposureTime = positive(ExifTag.exposureTime)
+        metadata.fNumber = positive(ExifTag.fNumber)
+        metadata.focalLength = positive(ExifTag.focalLength)
+        metadata.isoSpeed = ifd[ExifTag.photographicSensitivity].flatMap(reader.integer).flatMap { $0 > 0 ? $0 : nil }
     }
 
     private static func gps(in ifd: ImageFileDirectory, reader: TIFFByteReader) -> ExifGPS? {

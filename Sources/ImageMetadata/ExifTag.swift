@@ -14,10 +14,14 @@ enum ExifTag {
     static let gpsIFDPointer: UInt16 = 0x8825
 
     // Exif IFD
+    static let exposureTime: UInt16 = 0x829A
+    static let fNumber: UInt16 = 0x829D
+    static let photographicSensitivity: UInt16 = 0x8827
     static let exifVersion: UInt16 = 0x9000
     static let dateTimeOriginal: UInt16 = 0x9003
     static let offsetTime: UInt16 = 0x9010
     static let offsetTimeOriginal: UInt16 = 0x9011
+    static let focalLength: UInt16 = 0x920A
     static let subSecTimeOriginal: UInt16 = 0x9291
     static let pixelXDimension: UInt16 = 0xA002
     static let pixelYDimension: UInt16 = 0xA003

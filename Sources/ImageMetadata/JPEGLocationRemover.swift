@@ -30,9 +30,34 @@ public enum JPEGLocationRemover {
     /// `jpeg` without GPS values in its EXIF and without XMP segments.
     public static func removingLocation(from jpeg: Data) throws(Failure) -> Data {
         var bytes = [UInt8](jpeg)
+        // A whole file always has a header: it ends at its first scan or at its last byte.
+        let header = try cleanHeader(&bytes, isWholeFile: true)!
+        return Data(header.bytes) + bytes[header.end...]
+    }
+
+    /// The header of a JPEG without location, cut from `prefix`, the first bytes of the file:
+    /// everything before its first scan (or end of image), cleaned as
+    /// ``removingLocation(from:)`` cleans it. The file's bytes from `restOffset` on are the
+    /// same in the cleaned file, so a caller can send `header` and then stream the rest of the
+    /// file unread: only the header is ever held in memory.
+    ///
+    /// - Returns: `nil` when the header goes on past `prefix` (read more and try again).
+    public static func locationFreeHeader(in prefix: Data) throws(Failure) -> (header: Data, restOffset: Int)? {
+        var bytes = [UInt8](prefix)
+        guard let header = try cleanHeader(&bytes, isWholeFile: false) else { return nil }
+        return (Data(header.bytes), header.end)
+    }
+
+    /// Empties the GPS directories of `bytes` in place, up to the first scan, and returns the
+    /// header before that scan with XMP segments dropped, and the offset where the scan begins
+    /// (`bytes.count` when the file ends first). With `isWholeFile` false, running out of bytes
+    /// before the scan returns `nil` instead of throwing.
+    private static func cleanHeader(_ bytes: inout [UInt8], isWholeFile: Bool) throws(Failure) -> (bytes: [UInt8], end: Int)? {
+        guard bytes.count >= 2 || isWholeFile else { return nil }
         guard bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xD8 else { throw .notJPEG }
         var dropped: [Range<Int>] = []
         var offset = 2
+        var headerEnd = bytes.count
         walk: while offset < bytes.count {
             guard bytes[offset] == 0xFF else { throw .malformed(offset: offset) }
             let markerStart = offset
@@ -41,14 +66,21 @@ public enum JPEGLocationRemover {
             let marker = bytes[offset]
             offset += 1
             switch marker {
-            case 0xDA, 0xD9: break walk
+            case 0xDA, 0xD9:
+                headerEnd = markerStart
+                break walk
             case 0x01, 0xD0...0xD7: continue walk
             case 0x00: throw .malformed(offset: markerStart)
             default: break
             }
-            guard offset + 2 <= bytes.count else { throw .malformed(offset: markerStart) }
+            guard offset + 2 <= bytes.count else {
+                if isWholeFile { throw .malformed(offset: markerStart) } else { return nil }
+            }
             let end = offset + (Int(bytes[offset]) << 8 | Int(bytes[offset + 1]))
-            guard end >= offset + 2, end <= bytes.count else { throw .malformed(offset: markerStart) }
+            guard end >= offset + 2 else { throw .malformed(offset: markerStart) }
+            guard end <= bytes.count else {
+                if isWholeFile { throw .malformed(offset: markerStart) } else { return nil }
+            }
             let payload = offset + 2
             if marker == 0xE1 {
                 if starts(bytes, at: payload, end: end, with: exifSignature) {
@@ -59,8 +91,10 @@ public enum JPEGLocationRemover {
             }
             offset = end
         }
-        for range in dropped.reversed() { bytes.removeSubrange(range) }
-        return Data(bytes)
+        guard headerEnd < bytes.count || isWholeFile else { return nil }
+        var header = Array(bytes[..<headerEnd])
+        for range in dropped.reversed() { header.removeSubrange(range) }
+        return (header, headerEnd)
     }
 
     private static func starts(_ bytes: [UInt8], at offset: Int, end: Int, with signature: [UInt8]) -> Bool {

@@ -38,9 +38,11 @@ public final class CachingImageManager: Sendable {
     /// smaller, rendered with ``ResizeMode/fast`` when nothing is at hand). A cache hit is one
     /// final image in every mode. Cancelling the consuming task stops delivery, and the work
     /// too unless another request shares it.
+    ///
+    /// A fill larger than the original is rendered as ``ImageRequest/bounded(byOriginal:)`` gives it.
     public func image(for source: ImageSourceFile, request: ImageRequest) -> AsyncThrowingStream<ImageResult, Error> {
         .producing { [self] continuation in
-            try await deliver(source, request) { continuation.yield($0) }
+            try await deliver(source, request.bounded(byOriginal: source.pixelSize)) { continuation.yield($0) }
         }
     }
 
@@ -100,16 +102,16 @@ public final class CachingImageManager: Sendable {
         return thumbnail
     }
 
-    /// The size the final image of `request` will have: the target cropped (fill) or the
-    /// original fitted into it (fit), never enlarged.
+    /// The size the final image of `request` will have: the target cropped (fill, bounded by
+    /// the original as ``ImageRequest/bounded(byOriginal:)`` says) or the original fitted into
+    /// it (fit), never enlarged.
     static func finalSize(of source: ImageSourceFile, for request: ImageRequest) -> PixelSize {
         if request.isFullResolution { return source.pixelSize }
         switch request.contentMode {
         case .fit:
             return source.pixelSize.fitting(in: request.targetSize)
         case .fill:
-            return PixelSize(width: min(request.targetSize.width, source.pixelSize.width),
-                             height: min(request.targetSize.height, source.pixelSize.height))
+            return request.bounded(byOriginal: source.pixelSize).targetSize
         }
     }
 

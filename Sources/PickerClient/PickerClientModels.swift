@@ -105,12 +105,37 @@ public struct PickedMediaItem: Sendable, Decodable, Hashable {
         public let mediaFileMetadata: Metadata
     }
 
-    /// The upright size and the camera.
+    /// The upright size, the camera, and a photo's exposure or a video's frame rate.
     public struct Metadata: Sendable, Decodable, Hashable {
         public let width: Int
         public let height: Int
         public let cameraMake: String?
         public let cameraModel: String?
+        /// A photo's; `nil` for a video.
+        public let photoMetadata: PhotoMetadata?
+        /// A video's; `nil` for a photo.
+        public let videoMetadata: VideoMetadata?
+    }
+
+    /// The exposure the photo's file records; a value it does not record is `nil`.
+    public struct PhotoMetadata: Sendable, Decodable, Hashable {
+        /// Millimetres.
+        public let focalLength: Double?
+        public let apertureFNumber: Double?
+        public let isoEquivalent: Int?
+        /// A Duration string as the API writes it, e.g. `"0.008s"`.
+        public let exposureTime: String?
+
+        /// ``exposureTime`` in seconds.
+        public var exposureSeconds: Double? {
+            exposureTime.flatMap { $0.hasSuffix("s") ? Double($0.dropLast()) : nil }
+        }
+    }
+
+    /// The video's frame rate and processing state (always `READY` here: the file is whole).
+    public struct VideoMetadata: Sendable, Decodable, Hashable {
+        public let fps: Double?
+        public let processingStatus: String?
     }
 
     /// The item's identifier (the asset's UUID).

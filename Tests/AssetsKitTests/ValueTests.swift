@@ -19,6 +19,21 @@ struct ValueTests {
         #expect(photo.covering(PixelSize(width: 150, height: 150)) == PixelSize(width: 200, height: 150))
     }
 
+    @Test("a fill larger than the original keeps the asked shape inside it; anything else is unchanged")
+    func fillBoundedByTheOriginal() {
+        let fill = ImageRequest(targetSize: PixelSize(width: 300, height: 200), contentMode: .fill)
+        #expect(fill.bounded(byOriginal: PixelSize(width: 128, height: 128)).targetSize == PixelSize(width: 128, height: 85))
+        #expect(fill.bounded(byOriginal: PixelSize(width: 1000, height: 150)).targetSize == PixelSize(width: 225, height: 150))
+        #expect(fill.bounded(byOriginal: PixelSize(width: 3024, height: 4032)) == fill)
+        #expect(fill.bounded(byOriginal: PixelSize(width: 300, height: 200)) == fill)
+        #expect(fill.bounded(byOriginal: PixelSize(width: 0, height: 0)) == fill)
+        let fit = ImageRequest(targetSize: PixelSize(width: 300, height: 200), contentMode: .fit)
+        #expect(fit.bounded(byOriginal: PixelSize(width: 128, height: 128)) == fit)
+        let bounded = fill.bounded(byOriginal: PixelSize(width: 128, height: 128))
+        #expect(bounded.contentMode == .fill && bounded.deliveryMode == fill.deliveryMode && bounded.format == fill.format)
+        #expect(ImageRequest.fullResolution().bounded(byOriginal: PixelSize(width: 10, height: 10)) == .fullResolution())
+    }
+
     @Test("WxH parses; nonsense does not", arguments: [("256x256", true), ("300X200", true), ("0x10", false), ("-1x5", false), ("abc", false), ("12x", false)])
     func parsing(_ text: String, _ valid: Bool) {
         #expect((PixelSize(parsing: text) != nil) == valid)

@@ -69,7 +69,7 @@ struct FolderLibraryTests {
         #expect(lookup.missing == [missing])
     }
 
-    @Test("an opportunistic request gives the EXIF thumbnail first, then the representation, final last")
+    @Test("an opportunistic request gives the EXIF thumbnail first, then the asked size, final last")
     func opportunistic() async throws {
         let asset = try await asset(named: "goexif__sample1.jpg") // 500x375 with a thumbnail
         var results: [ImageResult] = []
@@ -78,21 +78,22 @@ struct FolderLibraryTests {
         }
         #expect(results.map(\.isDegraded) == [true, false])
         #expect(results.first?.source == .embeddedThumbnail)
-        #expect(results.last?.source == .fullScreen)
-        #expect(results.last?.pixelSize == PixelSize(width: 500, height: 375))
+        #expect(results.last?.source == .rendered)
+        #expect(results.last?.pixelSize == PixelSize(width: 400, height: 300))
     }
 
-    @Test("a small target gets the square thumbnail, degraded, then the aspect thumbnail as final")
-    func squareThenAspect() async throws {
+    @Test("the legacy representations, asked for by name, keep their fixed sizes")
+    func legacyRepresentations() async throws {
         let asset = try await asset(named: "goexif__sample1.jpg")
-        var results: [ImageResult] = []
-        for try await result in library.image(for: asset, request: ImageRequest(targetSize: PixelSize(width: 100, height: 100), contentMode: .fill)) {
-            results.append(result)
+        let expected: [(Representation, PixelSize)] = [
+            (.squareThumbnail, PixelSize(width: 150, height: 150)), (.aspectRatioThumbnail, PixelSize(width: 256, height: 192)),
+            (.fullScreen, PixelSize(width: 500, height: 375)), (.fullResolution, PixelSize(width: 500, height: 375)),
+        ]
+        for (representation, size) in expected {
+            let image = try await library.image(for: asset, representation: representation)
+            #expect(image.pixelSize == size, "\(representation)")
+            #expect(image.source == representation.imageSource && !image.isDegraded)
         }
-        #expect(results.map(\.source) == [.embeddedThumbnail, .squareThumbnail, .aspectRatioThumbnail])
-        #expect(results.map(\.isDegraded) == [true, true, false])
-        #expect(results[1].pixelSize == PixelSize(width: 150, height: 150))
-        #expect(results[2].pixelSize == PixelSize(width: 256, height: 192))
     }
 
     @Test("high-quality and fast delivery give exactly one answer")
@@ -106,7 +107,7 @@ struct FolderLibraryTests {
             }
             #expect(results.count == 1)
             #expect(results.first?.isDegraded == false)
-            #expect(results.first?.source == (mode == .fastFormat ? .embeddedThumbnail : .aspectRatioThumbnail))
+            #expect(results.first?.source == (mode == .fastFormat ? .embeddedThumbnail : .rendered))
         }
     }
 
@@ -128,18 +129,18 @@ struct FolderLibraryTests {
         #expect(image.source == .fullResolution)
     }
 
-    @Test("a video's representations come from a poster frame")
+    @Test("a video's images come from a poster frame, at the asked size")
     func videoPoster() async throws {
         let asset = try await asset(named: "puremagic__test.mp4")
         #expect(asset.mediaType == .video)
         #expect(abs((asset.duration ?? 0) - 1.0) < 0.06)
-        let image = try await library.finalImage(for: asset, request: ImageRequest(targetSize: PixelSize(width: 200, height: 160)))
-        #expect(image.pixelSize == PixelSize(width: 256, height: 171))
-        #expect(image.source == .aspectRatioThumbnail)
-        let screen = try await library.finalImage(for: asset, request: ImageRequest(targetSize: PixelSize(width: 200, height: 200)))
-        #expect(screen.pixelSize == PixelSize(width: 720, height: 480))
-        let square = try await library.image(for: asset, request: ImageRequest(targetSize: PixelSize(width: 64, height: 64), contentMode: .fill)).first { $0.isDegraded }
-        #expect(square?.pixelSize == PixelSize(width: 150, height: 150))
+        let image = try await library.finalImage(for: asset, request: ImageRequest(targetSize: PixelSize(width: 300, height: 200), contentMode: .fill))
+        #expect(image.pixelSize == PixelSize(width: 300, height: 200))
+        #expect(image.source == .videoFrame)
+        let square = try await library.finalImage(for: asset, request: ImageRequest(targetSize: PixelSize(width: 64, height: 64), contentMode: .fill))
+        #expect(square.pixelSize == PixelSize(width: 64, height: 64))
+        let legacy = try await library.image(for: asset, representation: .aspectRatioThumbnail)
+        #expect(legacy.pixelSize == PixelSize(width: 256, height: 171) && legacy.source == .aspectRatioThumbnail)
     }
 
     @Test("a collection's poster is its oldest asset under the filter; an empty one gives no image")

@@ -2,30 +2,9 @@ import AssetsKit
 import FolderLibrary
 import Testing
 
-@Suite("AssetsLibrary's representation rule")
+@Suite("AssetsLibrary's fixed representations")
 struct RepresentationTests {
     static let photo = PixelSize(width: 4000, height: 3000)
-
-    /// The original rule, written out: (target, expected representation, degraded).
-    static let table: [(PixelSize, Representation, Bool)] = [
-        (PixelSize(width: 100, height: 100), .squareThumbnail, true),
-        (PixelSize(width: 149, height: 149), .squareThumbnail, true),
-        (PixelSize(width: 150, height: 100), .aspectRatioThumbnail, false),   // not smaller than the square's side
-        (PixelSize(width: 100, height: 150), .aspectRatioThumbnail, false),
-        (PixelSize(width: 255, height: 191), .aspectRatioThumbnail, false),  // aspect thumbnail is 256x192
-        (PixelSize(width: 255, height: 192), .fullScreen, false),
-        (PixelSize(width: 256, height: 100), .fullScreen, false),
-        (PixelSize(width: 1024, height: 768), .fullScreen, false),
-        (PixelSize(width: 5000, height: 5000), .fullScreen, false),
-        (.maximum, .fullResolution, false),
-    ]
-
-    @Test("targets map to representations as in the original", arguments: table)
-    func rule(_ target: PixelSize, _ expected: Representation, _ degraded: Bool) {
-        let answer = Representation.answering(target, original: Self.photo)
-        #expect(answer.representation == expected)
-        #expect(answer.isDegraded == degraded)
-    }
 
     @Test("representation sizes: 150 square, 256 longest side, fits 2048, never enlarged")
     func sizes() {
@@ -38,10 +17,11 @@ struct RepresentationTests {
         #expect(Representation.fullScreen.pixelSize(forOriginal: tiny) == tiny)
     }
 
-    @Test("a portrait photo compares against its own thumbnail sides")
-    func portrait() {
-        let portrait = Self.photo.transposed // aspect thumbnail 192x256
-        #expect(Representation.answering(PixelSize(width: 191, height: 255), original: portrait).representation == .aspectRatioThumbnail)
-        #expect(Representation.answering(PixelSize(width: 200, height: 200), original: portrait).representation == .fullScreen)
+    @Test("each representation is rendered from its bounds and content mode")
+    func bounds() {
+        #expect(Representation.squareThumbnail.bounds == PixelSize(width: 150, height: 150) && Representation.squareThumbnail.contentMode == .fill)
+        #expect(Representation.aspectRatioThumbnail.bounds == PixelSize(width: 256, height: 256) && Representation.aspectRatioThumbnail.contentMode == .fit)
+        #expect(Representation.fullScreen.bounds == PixelSize(width: 2048, height: 2048))
+        #expect(Representation.fullResolution.bounds == .maximum)
     }
 }

@@ -184,6 +184,44 @@ def exif_orientation_and_gps_entries(data):
     return 1, 0
 
 
+def exif_exposure(data):
+    """A JPEG's exposure as Google's photoMetadata gives it (focalLength, apertureFNumber,
+    isoEquivalent, exposureTime as a Duration string), from its EXIF's Exif directory; only the
+    values the file records."""
+    position = 2
+    while position + 4 <= len(data) and data[position] == 0xFF and data[position + 1] not in (0xDA, 0xD9):
+        length = int.from_bytes(data[position + 2:position + 4], "big")
+        payload = data[position + 4:position + 2 + length]
+        if data[position + 1] == 0xE1 and payload.startswith(b"Exif\0\0"):
+            tiff = payload[6:]
+            order = "little" if tiff[:2] == b"II" else "big"
+            number = lambda at, size: int.from_bytes(tiff[at:at + size], order)
+            def entries(ifd):
+                return {number(ifd + 2 + i * 12, 2): ifd + 2 + i * 12 for i in range(number(ifd, 2))}
+            exif_ifd = next((number(entry + 8, 4) for tag, entry in entries(number(4, 4)).items() if tag == 0x8769), None)
+            if exif_ifd is None:
+                return {}
+            found = entries(exif_ifd)
+            def rational(tag):
+                if tag not in found or number(found[tag] + 2, 2) != 5:
+                    return None
+                at = number(found[tag] + 8, 4)
+                numerator, denominator = number(at, 4), number(at + 4, 4)
+                return numerator / denominator if denominator and numerator else None
+            exposure = {}
+            if rational(0x920A):
+                exposure["focalLength"] = rational(0x920A)
+            if rational(0x829D):
+                exposure["apertureFNumber"] = rational(0x829D)
+            if 0x8827 in found and number(found[0x8827] + 8, 2):
+                exposure["isoEquivalent"] = number(found[0x8827] + 8, 2)
+            if rational(0x829A):
+                exposure["exposureTime"] = rational(0x829A)
+            return exposure
+        position += 2 + length
+    return {}
+
+
 def upright(size, orientation):
     return (size[1], size[0]) if orientation in (5, 6, 7, 8) else size
 
@@ -331,6 +369,10 @@ def run(arguments):
         step(f"{item['type']} {name} ({media['mimeType']}, {width}x{height}): baseUrl parameters")
         if item["type"] == "PHOTO":
             check("photoMetadata" in metadata, f"{name}: photoMetadata")
+            given = metadata["photoMetadata"]
+            check(set(given) <= {"focalLength", "apertureFNumber", "isoEquivalent", "exposureTime"}, f"{name}: photoMetadata {given}")
+            duration = given.get("exposureTime")
+            check(duration is None or re.fullmatch(r"[0-9]+(\.[0-9]{1,9})?s", duration), f"{name}: exposureTime {duration!r} is not a Duration")
             _, _, body = picker.fetch(base, "=w200-h200")
             fitted = jpeg_size(body)
             check(max(fitted) == 200 and abs(fitted[0] / fitted[1] - width / height) < 0.02, f"{name} =w200-h200 is {fitted}")
@@ -346,10 +388,19 @@ def run(arguments):
             check(gps == 0, f"{name} =d still has {gps} GPS entries")
             original = next(library.rglob(name), None)
             check(original is not None, f"{name} is not under {library}")
-            if original.suffix.lower() == ".jpg" and exif_orientation_and_gps_entries(original.read_bytes())[1] > 0:
-                located += 1
+            if original.suffix.lower() == ".jpg":
+                # The exposure the original records, and nothing it does not.
+                recorded = exif_exposure(original.read_bytes())
+                check(set(given) == set(recorded), f"{name}: photoMetadata {given}, the file records {recorded}")
+                for key, value in recorded.items():
+                    listed = float(given[key].rstrip("s")) if key == "exposureTime" else given[key]
+                    check(abs(listed - value) <= 1e-6 * max(1, value), f"{name}: {key} {given[key]}, the file records {value}")
+                if exif_orientation_and_gps_entries(original.read_bytes())[1] > 0:
+                    located += 1
         else:
             check(metadata.get("videoMetadata", {}).get("processingStatus") == "READY", f"{name}: videoMetadata {metadata}")
+            fps = metadata["videoMetadata"].get("fps")
+            check(isinstance(fps, (int, float)) and 0 < fps <= 1000, f"{name}: videoMetadata.fps {fps!r}")
             _, _, frame = picker.fetch(base, "=w160-h160")
             check(max(jpeg_size(frame)) == 160, f"{name} =w160-h160 is {jpeg_size(frame)}")
             _, headers, video = picker.fetch(base, "=dv")

@@ -32,6 +32,24 @@ struct CameraExifTests {
         }
     }
 
+    /// Exposure as ImageMagick reads these files' Exif directories (the D70 keeps its ISO in
+    /// its maker note only, so it has none here).
+    @Test(arguments: [
+        ("jhead__canon-300d.jpg", 1.0 / 60, 4.5, 34.0, 400 as Int?),
+        ("exiv2__exiv2-nikon-d70.jpg", 0.004, 9.0, 50.0, nil),
+        ("goexif__sample1.jpg", 0.008, 4.5, 23.33, nil),
+        ("jhead__sony.jpg", 0.025, 2.8, 7.65, 160),
+    ])
+    func exposureIsRead(_ name: String, _ time: Double, _ fNumber: Double, _ focalLength: Double, _ iso: Int?) throws {
+        let entry = try #require(Self.files.first { $0.url.lastPathComponent == name })
+        let segment = try #require(try JPEGExifLocator.locate(in: try Data(contentsOf: entry.url)))
+        let metadata = try ExifReader.parse(segment.tiff)
+        #expect(metadata.exposureTime.map { abs($0 - time) < 1e-9 } == true, "\(String(describing: metadata.exposureTime))")
+        #expect(metadata.fNumber.map { abs($0 - fNumber) < 1e-9 } == true)
+        #expect(metadata.focalLength.map { abs($0 - focalLength) < 1e-9 } == true)
+        #expect(metadata.isoSpeed == iso)
+    }
+
     @Test(arguments: files)
     func embeddedThumbnailMatchesManifest(_ entry: TestCorpus.Entry) throws {
         let expectedLength = try #require(entry.exif["ExifThumbnail"].flatMap { Int($0.dropLast()) })

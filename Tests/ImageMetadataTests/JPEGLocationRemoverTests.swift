@@ -48,8 +48,28 @@ import TestSupport
         #expect(cleaned.count == (try JPEGLocationRemover.removingLocation(from: original)).count)
     }
 
+    @Test("The header alone, cleaned, followed by the file's own rest, is the cleaned file", arguments: cameraPhotos)
+    func theHeaderAloneGivesTheSameBytes(_ file: URL) throws {
+        let original = try Data(contentsOf: file)
+        let cleaned = try JPEGLocationRemover.removingLocation(from: original)
+        let (header, rest) = try #require(try JPEGLocationRemover.locationFreeHeader(in: original))
+        #expect(header + original[rest...] == cleaned)
+        // The rest begins at the first scan: nothing after it needs to be read to clean the file.
+        #expect(original[rest..<(rest + 2)] == Data([0xFF, 0xDA]))
+        // Any prefix that holds the header gives the same; a shorter one asks for more.
+        let headerEnd = rest + 2
+        for length in [headerEnd, headerEnd + 1, min(original.count, 64 << 10)] {
+            let found = try #require(try JPEGLocationRemover.locationFreeHeader(in: original.prefix(length)), "\(length)")
+            #expect(found.header == header && found.restOffset == rest)
+        }
+        for length in [0, 1, 2, rest / 2, rest, rest + 1] {
+            #expect(try JPEGLocationRemover.locationFreeHeader(in: original.prefix(length)) == nil, "\(length)")
+        }
+    }
+
     @Test func notAJPEGOrADamagedHeaderIsRefused() {
         #expect(throws: JPEGLocationRemover.Failure.notJPEG) { try JPEGLocationRemover.removingLocation(from: Data("GIF89a".utf8)) }
+        #expect(throws: JPEGLocationRemover.Failure.notJPEG) { try JPEGLocationRemover.locationFreeHeader(in: Data("GIF89a".utf8)) }
         #expect(throws: JPEGLocationRemover.Failure.self) {
             try JPEGLocationRemover.removingLocation(from: Data([0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF, 0x00]))
         }

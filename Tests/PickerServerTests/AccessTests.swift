@@ -25,20 +25,20 @@ import TestSupport
             "../../etc/passwd", "..%2F..%2Fetc%2Fpasswd", "%2e%2e%2f%2e%2e%2fetc%2fpasswd", "..%252F..%252Fetc%252Fpasswd",
             "%2Fetc%2Fpasswd", ids[0].lowercased() + "%00", ids[0] + "%2F..", "",
         ]
-        let baseline = try await server.request("GET", server.mediaPath(session: mine.id, item: UUID().uuidString) + "=d")
+        let baseline = try await server.request("GET", try await server.mediaPath(session: mine.id, item: UUID().uuidString) + "=d")
         #expect(baseline.status == 404)
         for item in refused {
             for kind in ["=d", "=w10-h10", ""] {
-                let answer = try await server.request("GET", server.mediaPath(session: mine.id, item: item) + kind)
+                let answer = try await server.request("GET", try await server.mediaPath(session: mine.id, item: item) + kind)
                 #expect(answer.status == 404, "\(item) \(kind)")
                 #expect(answer.body == baseline.body, "\(item) \(kind)")
             }
         }
         // The picked one is served, and the other session's only in the other session.
-        #expect(try await server.request("GET", server.mediaPath(session: mine.id, item: ids[0]) + "=w10-h10").status == 200)
-        #expect(try await server.request("GET", server.mediaPath(session: other.id, item: ids[1]) + "=w10-h10").status == 200)
+        #expect(try await server.request("GET", try await server.mediaPath(session: mine.id, item: ids[0]) + "=w10-h10").status == 200)
+        #expect(try await server.request("GET", try await server.mediaPath(session: other.id, item: ids[1]) + "=w10-h10").status == 200)
         // Unknown sessions look the same as unknown items, as does a listing of one.
-        for path in [server.mediaPath(session: UUID().uuidString, item: ids[0]) + "=d", "/v1/mediaItems?sessionId=\(UUID().uuidString)"] {
+        for path in [try await server.mediaPath(session: UUID().uuidString, item: ids[0]) + "=d", "/v1/mediaItems?sessionId=\(UUID().uuidString)"] {
             let unknown = try await server.request("GET", path)
             #expect(unknown.status == 404)
             #expect(unknown.body == baseline.body)
@@ -130,5 +130,41 @@ extension AccessTests {
         // An expiry later than any listing could give is one the server never gave.
         let forged = "/v1/media/\(session.id)/\(ids[0])/\(Int64(clock.now.timeIntervalSince1970) + 7_200)=w20-h20"
         #expect(try await server.request("GET", forged).body == expired.body)
+    }
+}
+
+extension AccessTests {
+    /// Attack: a client keeps an expired base URL and edits its expiry to a later time, one a
+    /// listing at that moment could have given, or one another session was given.
+    @Test func aBaseURLWhoseExpiryWasEditedIsRefused() async throws {
+        let clock = TestClock()
+        let server = try await TestServer.indexed(sessions: PickerSessionStore(lifetime: .seconds(3 * 3_600), now: { clock.now }))
+        defer { Task { await server.stop() } }
+        let session = try await server.client.createSession()
+        let ids = try await server.picker(session).cameraRollIDs()
+        try await server.picker(session).pick([ids[0]])
+        let first = try #require(try await server.client.mediaItems(in: session.id).first)
+        let listed = Int64(clock.now.timeIntervalSince1970)
+        clock.advance(61 * 60)
+        let expired = try await server.request("GET", first.baseURLPath + "=w20-h20")
+        #expect(expired.status == 404)
+        func edited(_ session: String, expiry: Int64) -> String { "/v1/media/\(session)/\(ids[0])/\(expiry)=w20-h20" }
+        // Within 60 minutes of now, as a listing now would give, yet never given.
+        for later in [listed + 3_601, listed + 3_660 + 1_800, Int64(clock.now.timeIntervalSince1970) + 3_600] {
+            let answer = try await server.request("GET", edited(session.id, expiry: later))
+            #expect(answer.status == 404 && answer.body == expired.body, "\(later)")
+        }
+        // Another session listed now: its expiry does not carry over to this session's URL.
+        let other = try await server.client.createSession()
+        try await server.picker(other).pick([ids[0]])
+        let otherItem = try #require(try await server.client.mediaItems(in: other.id).first)
+        #expect(try await server.request("GET", otherItem.baseURLPath + "=w20-h20").status == 200)
+        let otherExpiry = try #require(Int64(otherItem.baseURLPath.split(separator: "/").last ?? ""))
+        #expect(try await server.request("GET", edited(session.id, expiry: otherExpiry)).body == expired.body)
+        // Listed again, the URL with the new expiry works; one second later does not.
+        let again = try #require(try await server.client.mediaItems(in: session.id).first)
+        let expiry = try #require(Int64(again.baseURLPath.split(separator: "/").last ?? ""))
+        #expect(try await server.request("GET", again.baseURLPath + "=w20-h20").status == 200)
+        #expect(try await server.request("GET", edited(session.id, expiry: expiry + 1)).body == expired.body)
     }
 }

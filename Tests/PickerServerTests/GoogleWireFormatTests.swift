@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import ImageMetadata
+import ImagePipeline
 import PickerClient
 import PickerSessions
 import Testing
@@ -123,6 +124,83 @@ import TestSupport
         #expect(located >= 2)
     }
 
+    @Test func photoMetadataGivesTheExposureAndVideoMetadataTheFrameRate() async throws {
+        let heic = try #require(Corpus.files(in: "E_formats") { $0.lastPathComponent == "exiv2__Stonehenge.heic" }.first)
+        let server = try await TestServer.indexed(adding: [heic])
+        defer { Task { await server.stop() } }
+        let session = try await server.client.createSession()
+        let person = server.picker(session)
+        try await person.pick(try await person.cameraRollIDs())
+        _ = try await server.client.waitUntilPicked(session.id)
+        var metadata: [String: [String: Any]] = [:]
+        var token = ""
+        repeat {
+            let page = try await server.request("GET", "/v1/mediaItems?sessionId=\(session.id)&pageSize=4&pageToken=\(token)").json
+            for item in page["mediaItems"] as? [[String: Any]] ?? [] {
+                let file = try #require(item["mediaFile"] as? [String: Any])
+                metadata[try #require(file["filename"] as? String)] = file["mediaFileMetadata"] as? [String: Any]
+            }
+            token = page["nextPageToken"] as? String ?? ""
+        } while !token.isEmpty
+        // Values as ImageMagick reads the files' EXIF: 1/60 s, f/4.5, 34 mm, ISO 400; 1/400 s, f/10, 44 mm, ISO 200.
+        let canon = try #require(metadata["jhead__canon-300d.jpg"]?["photoMetadata"] as? [String: Any])
+        #expect(canon["exposureTime"] as? String == "0.016666667s")
+        #expect(canon["apertureFNumber"] as? Double == 4.5 && canon["focalLength"] as? Double == 34 && canon["isoEquivalent"] as? Int == 400)
+        let stonehenge = try #require(metadata["exiv2__Stonehenge.heic"]?["photoMetadata"] as? [String: Any])
+        #expect(stonehenge["exposureTime"] as? String == "0.0025s")
+        #expect(stonehenge["apertureFNumber"] as? Double == 10 && stonehenge["focalLength"] as? Double == 44 && stonehenge["isoEquivalent"] as? Int == 200)
+        // The Nikon D70 keeps its ISO in its maker note only: the field is left out, not made up.
+        let nikon = try #require(metadata["exiv2__exiv2-nikon-d70.jpg"]?["photoMetadata"] as? [String: Any])
+        #expect(nikon["isoEquivalent"] == nil && nikon["exposureTime"] as? String == "0.004s" && nikon["apertureFNumber"] as? Double == 9)
+        let clip = try #require(metadata["clip.mp4"]?["videoMetadata"] as? [String: Any])
+        #expect(clip["fps"] as? Double == 25 && clip["processingStatus"] as? String == "READY")
+        // The Swift client reads the same.
+        let typed = try await server.client.mediaItems(in: session.id)
+        let canonItem = try #require(typed.first { $0.mediaFile.filename == "jhead__canon-300d.jpg" })
+        let exposure = try #require(canonItem.mediaFile.mediaFileMetadata.photoMetadata)
+        #expect(exposure.isoEquivalent == 400 && exposure.apertureFNumber == 4.5 && exposure.focalLength == 34)
+        #expect(exposure.exposureSeconds.map { abs($0 - 1.0 / 60) < 1e-9 } == true)
+        let clipItem = try #require(typed.first { $0.type == .video })
+        #expect(clipItem.mediaFile.mediaFileMetadata.videoMetadata?.fps == 25 && clipItem.mediaFile.mediaFileMetadata.photoMetadata == nil)
+    }
+
+    /// A large original is sent without its location and without being read whole: its
+    /// header is cleaned and its image data streamed, and the bytes are those of the file
+    /// cleaned in memory.
+    @Test func aLargeOriginalComesWithoutLocationByteForByte() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("large-original-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let noise = folder.appendingPathComponent("noise.jpg")
+        let output = try await ToolRunner.run(.ffmpeg, arguments: [
+            "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "color=c=gray:s=4000x3000", "-vf", "noise=alls=100:allf=u",
+            "-frames:v", "1", "-q:v", "2", noise.path,
+        ])
+        #expect(output.succeeded, "\(output.standardError)")
+        // The camera's EXIF segment, location included, in front of the large image's own segments.
+        let camera = try Data(contentsOf: try #require(Corpus.files(in: "A_camera_exif") { $0.lastPathComponent == "jhead__gpsinfo.jpg" }.first))
+        let exif = try #require(try JPEGExifLocator.locate(in: camera))
+        #expect(try ExifReader.parse(exif.tiff).gps != nil)
+        let large = folder.appendingPathComponent("large.jpg")
+        let source = Data([0xFF, 0xD8]) + camera[exif.segmentRange] + (try Data(contentsOf: noise)).dropFirst(2)
+        #expect(source.count > 4 << 20)
+        try source.write(to: large)
+        let server = try await TestServer.indexed(adding: [large])
+        defer { Task { await server.stop() } }
+        let session = try await server.client.createSession()
+        let person = server.picker(session)
+        try await person.pick([try await person.largestPhotoID()])
+        let item = try #require(try await server.client.mediaItems(in: session.id).first)
+        #expect(item.mediaFile.filename == "large.jpg")
+        let answer = try await server.request("GET", item.baseURLPath + "=d")
+        #expect(answer.status == 200)
+        #expect(answer.body == (try JPEGLocationRemover.removingLocation(from: source)))
+        #expect(try JPEGExifLocator.locate(in: answer.body).map { try ExifReader.parse($0.tiff).gps } == .some(nil))
+        // What had to be read to clean it is its header, within the first read.
+        let header = try #require(try JPEGLocationRemover.locationFreeHeader(in: source.prefix(64 << 10)))
+        #expect(header.restOffset < 64 << 10)
+    }
+
     @Test func errorsComeInGooglesFormWithItsStatuses() async throws {
         let server = try await TestServer.indexed(sessions: PickerSessionStore(capacity: 1))
         defer { Task { await server.stop() } }
@@ -138,7 +216,7 @@ import TestSupport
             ("DELETE", "/v1/sessions/nope", nil, true, 404, "NOT_FOUND"),
             ("GET", "/v1/sessions/\(session.id)", nil, false, 401, "UNAUTHENTICATED"),
             ("GET", "/v1/mediaItems?sessionId=\(session.id)", nil, false, 401, "UNAUTHENTICATED"),
-            ("GET", server.mediaPath(session: session.id, item: UUID().uuidString) + "=d", nil, false, 401, "UNAUTHENTICATED"),
+            ("GET", try await server.mediaPath(session: session.id, item: UUID().uuidString) + "=d", nil, false, 401, "UNAUTHENTICATED"),
             ("POST", "/v1/sessions", #"{"pickingConfig": {"maxItemCount": "x"}}"#, true, 400, "INVALID_ARGUMENT"),
             ("POST", "/v1/sessions", "{}", true, 429, "RESOURCE_EXHAUSTED"),
         ]

@@ -68,7 +68,7 @@ import TestSupport
             (media, "get", video + "=dv", [:], 200),
             (media, "get", video + "=dv", ["Range": "bytes=0-99"], 206),
             (media, "get", video + "=dv", ["Range": "bytes=999999999-"], 416),
-            (media, "get", server.mediaPath(session: id, item: UUID().uuidString) + "=d", [:], 404),
+            (media, "get", try await server.mediaPath(session: id, item: UUID().uuidString) + "=d", [:], 404),
         ]
         for (template, method, path, headers, status) in calls {
             try document.expectConforms(try await server.request(method.uppercased(), path, headers: headers), template, method, status: status)

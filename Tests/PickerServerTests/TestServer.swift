@@ -243,9 +243,18 @@ extension PickedMediaItem {
 }
 
 extension TestServer {
-    /// The path a base URL of `item` in `session` would have if listed now on the wall clock
-    /// (for identifiers the client was never given).
-    func mediaPath(session: String, item: String) -> String {
-        "/v1/media/\(session)/\(item)/\(Int64(Date().timeIntervalSince1970) + 1_800)"
+    /// The path a base URL of `item` in `session` has when the session is listed now (for
+    /// identifiers the client was never given: only the item differs from a real one).
+    func mediaPath(session: String, item: String) async throws -> String {
+        "/v1/media/\(session)/\(item)/\(try await currentExpiry(of: session))"
+    }
+
+    /// The expiry in the base URLs of a listing of `session` now; for a session that cannot be
+    /// listed (unknown, or not picked in yet), one half an hour ahead, which no listing gave.
+    func currentExpiry(of session: String) async throws -> Int64 {
+        let page = try await request("GET", "/v1/mediaItems?sessionId=\(session)").json
+        let items = page["mediaItems"] as? [[String: Any]] ?? []
+        let baseURL = (items.first?["mediaFile"] as? [String: Any])?["baseUrl"] as? String
+        return baseURL.flatMap { $0.split(separator: "/").last.flatMap { Int64($0) } } ?? Int64(Date().timeIntervalSince1970) + 1_800
     }
 }

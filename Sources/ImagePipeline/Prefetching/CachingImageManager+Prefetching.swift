@@ -6,6 +6,7 @@ extension CachingImageManager {
     /// skipped; visible requests always go first.
     public func startCaching(_ sources: [ImageSourceFile], request: ImageRequest) {
         for source in sources {
+            let request = request.bounded(byOriginal: source.pixelSize)
             let key = ImageCacheKey(source: source.version, request: request)
             guard memoryCache.image(for: key) == nil else { continue }
             prefetches.withLock { running in
@@ -20,7 +21,7 @@ extension CachingImageManager {
 
     /// Stops prefetching `sources` for `request` (what has been rendered stays cached).
     public func stopCaching(_ sources: [ImageSourceFile], request: ImageRequest) {
-        let keys = sources.map { ImageCacheKey(source: $0.version, request: request) }
+        let keys = sources.map { ImageCacheKey(source: $0.version, request: request.bounded(byOriginal: $0.pixelSize)) }
         let stopped = prefetches.withLock { running in keys.compactMap { running.removeValue(forKey: $0) } }
         for task in stopped { task.cancel() }
     }

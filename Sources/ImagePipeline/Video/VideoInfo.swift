@@ -17,12 +17,15 @@ public struct VideoInfo: Sendable, Hashable {
     public var codecName: String
     /// The number of video frames, when the container records it.
     public var frameCount: Int?
+    /// Frames per second: the stream's average frame rate, else its base rate (`avg_frame_rate`,
+    /// `r_frame_rate`); `nil` when neither is a positive number (a still stream, a damaged file).
+    public var framesPerSecond: Double?
     /// FFmpeg's name for the container format, e.g. `mov,mp4,m4a,3gp,3g2,mj2` or `matroska,webm`.
     public var formatName: String
 
     /// Creates a video description.
     public init(duration: Double?, codedSize: PixelSize, rotation: Int, creationDate: Date?,
-                codecName: String, frameCount: Int?, formatName: String) {
+                codecName: String, frameCount: Int?, formatName: String, framesPerSecond: Double? = nil) {
         self.duration = duration
         self.codedSize = codedSize
         self.rotation = rotation
@@ -30,6 +33,7 @@ public struct VideoInfo: Sendable, Hashable {
         self.codecName = codecName
         self.frameCount = frameCount
         self.formatName = formatName
+        self.framesPerSecond = framesPerSecond
     }
 
     /// The size as displayed: ``codedSize`` with a quarter turn applied, so a portrait video is

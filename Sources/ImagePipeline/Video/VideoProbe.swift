@@ -37,7 +37,8 @@ public enum VideoProbe {
             creationDate: creationDate(format.tags?["creation_time"]) ?? creationDate(stream.tags?["creation_time"]),
             codecName: stream.codecName ?? "unknown",
             frameCount: stream.frameCount.flatMap { Int($0) },
-            formatName: format.formatName ?? "unknown")
+            formatName: format.formatName ?? "unknown",
+            framesPerSecond: frameRate(stream.averageFrameRate) ?? frameRate(stream.baseFrameRate))
     }
 
     /// The last non-empty line of a tool's error output, which is where FFmpeg puts the cause.
@@ -45,6 +46,15 @@ public enum VideoProbe {
         let line = standardError.split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         return trimmed.isEmpty ? "no details from ffprobe" : String(trimmed.prefix(300))
+    }
+
+    /// A frame rate as FFmpeg prints it (`30000/1001`, `25/1`, or `0/0` when unknown); `nil`
+    /// unless it is a positive number of at most 10,000 frames a second.
+    static func frameRate(_ text: String?) -> Double? {
+        guard let parts = text?.split(separator: "/"), parts.count == 2,
+              let numerator = Double(parts[0]), let denominator = Double(parts[1]), denominator > 0 else { return nil }
+        let rate = numerator / denominator
+        return rate > 0 && rate <= 10_000 ? rate : nil
     }
 
     /// Parses a creation time as FFmpeg prints it (`2020-03-18T18:27:35.000000Z`, or older
@@ -98,13 +108,15 @@ private struct ProbeReport: Decodable {
         var height: Int?
         var duration: String?
         var frameCount: String?
+        var averageFrameRate: String?
+        var baseFrameRate: String?
         var disposition: [String: Int]?
         var tags: [String: String]?
         var sideDataList: [SideData]?
 
         enum CodingKeys: String, CodingKey {
             case codecType = "codec_type", codecName = "codec_name", width, height, duration
-            case frameCount = "nb_frames", disposition, tags, sideDataList = "side_data_list"
+            case frameCount = "nb_frames", averageFrameRate = "avg_frame_rate", baseFrameRate = "r_frame_rate", disposition, tags, sideDataList = "side_data_list"
         }
 
         /// A real video stream, not an attached picture (cover art is stored as a video stream).

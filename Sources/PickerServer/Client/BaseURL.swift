@@ -6,7 +6,8 @@ import Foundation
 /// It works only for an item picked in that session, while the session lives, and for 60 minutes
 /// from the listing that gave it (its expiry, in Unix seconds, is the last segment). The
 /// expiry is not a secret: the URL needs the client key as well, and the key's holder may list
-/// again for a new one; a later expiry than any listing could have given is refused.
+/// again for a new one; an expiry later than the latest one the server gave for the session
+/// (one edited into the URL) is refused (``BaseURLLedger``).
 struct BaseURL: Equatable {
     /// How long a base URL works after it was listed.
     static let lifetime: TimeInterval = 3_600
@@ -18,9 +19,14 @@ struct BaseURL: Equatable {
     /// What the client appended after `=`: `w100-h100-c`, `d`, `dv`, or empty.
     let parameters: String
 
-    /// The path of the base URL of `itemID` in `sessionID` listed at `now`.
-    static func path(sessionID: String, itemID: String, listedAt now: Date) -> String {
-        "/v1/media/\(sessionID)/\(itemID)/\(Int64(now.timeIntervalSince1970 + lifetime))"
+    /// The expiry of the base URLs listed at `now`.
+    static func expiry(listedAt now: Date) -> Int64 {
+        Int64(now.timeIntervalSince1970 + lifetime)
+    }
+
+    /// The path of the base URL of `itemID` in `sessionID` that expires at `expiry`.
+    static func path(sessionID: String, itemID: String, expiry: Int64) -> String {
+        "/v1/media/\(sessionID)/\(itemID)/\(expiry)"
     }
 
     /// The base URL named by the route's `session`, `item` and last segment (`{expiry}` or
@@ -33,11 +39,5 @@ struct BaseURL: Equatable {
         self.itemID = itemID
         self.expiry = expiry
         parameters = parts.count == 2 ? String(parts[1]) : ""
-    }
-
-    /// Whether it still works at `now`: before its expiry, and with no expiry later than a listing at `now` gives.
-    func isCurrent(at now: Date) -> Bool {
-        let seconds = now.timeIntervalSince1970
-        return Double(expiry) > seconds && Double(expiry) <= seconds + Self.lifetime + 1
     }
 }

@@ -11,6 +11,8 @@ import PickerSessions
 /// gets the very same 404 as one that never existed.
 struct MediaItemRoutes: Sendable {
     let state: ServerState
+    /// The latest expiry given in each session's base URLs.
+    let expiries = BaseURLLedger()
 
     /// Items per page when the client names no `pageSize`, and at most (larger sizes are cut to it), as Google's API does.
     static let defaultPageSize = 25
@@ -44,10 +46,14 @@ struct MediaItemRoutes: Sendable {
         // Any token of the form this server writes is taken: one past the last item reads an empty last page.
         let first = min(start, picked.count)
         let end = min(picked.count, first + pageSize)
-        let now = state.sessions.currentTime
+        let expiry = BaseURL.expiry(listedAt: state.sessions.currentTime)
         // Picks deleted or hidden since are left out (the page is shorter; the tokens stay).
-        let items = try await state.stillPickable(Array(picked[first..<end])).map { asset in
-            PickedMediaItemResource(asset, baseURL: state.baseURL + BaseURL.path(sessionID: session.id, itemID: asset.id.uuid.uuidString, listedAt: now))
+        let assets = try await state.stillPickable(Array(picked[first..<end]))
+        let details = await CaptureDetails.read(assets, library: state.library)
+        expiries.record(expiry, for: session.id, now: state.sessions.currentTime)
+        let items = zip(assets, details).map { asset, details in
+            PickedMediaItemResource(asset, baseURL: state.baseURL + BaseURL.path(sessionID: session.id, itemID: asset.id.uuid.uuidString, expiry: expiry),
+                                    details: details)
         }
         return try JSONResponse.make(MediaItemPage(mediaItems: items, nextPageToken: end < picked.count ? PageToken(offset: end).text : nil))
     }
@@ -55,7 +61,7 @@ struct MediaItemRoutes: Sendable {
     private func content(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         guard let url = BaseURL(sessionID: try context.parameters.require("session"), itemID: try context.parameters.require("item"),
                                 lastSegment: try context.parameters.require("last")),
-              url.isCurrent(at: state.sessions.currentTime),
+              expiries.honours(url, at: state.sessions.currentTime),
               let session = state.sessions.session(url.sessionID),
               let uuid = ItemResource.uuid(fromPathComponent: url.itemID),
               let picked = session.pickedItem(uuid), let asset = try await state.stillPickable([picked]).first else {

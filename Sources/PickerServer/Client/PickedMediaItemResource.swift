@@ -4,9 +4,9 @@ import MediaProbing
 
 /// A picked item as the Google Photos Picker API's `PickedMediaItem` describes it.
 ///
-/// `photoMetadata` carries only what the library indexes (nothing of exposure yet: Google's
-/// `focalLength`, `apertureFNumber`, `isoEquivalent` and `exposureTime` are left out, as Google
-/// leaves out what it does not know); a video's is always `READY`, as its file is whole.
+/// `photoMetadata` carries the exposure the original's EXIF records and `videoMetadata` the
+/// video's frame rate (see ``CaptureDetails``); a field the file lacks is left out, as Google
+/// leaves out what it does not know. A video is always `READY`, as its file is whole.
 struct PickedMediaItemResource: Encodable, Sendable {
     struct MediaFile: Encodable, Sendable {
         let baseUrl: String
@@ -24,10 +24,20 @@ struct PickedMediaItemResource: Encodable, Sendable {
         let videoMetadata: VideoMetadata?
     }
 
-    struct PhotoMetadata: Encodable, Sendable {}
+    /// A photo's exposure, as Google's `PhotoMetadata` gives it.
+    struct PhotoMetadata: Encodable, Sendable, Equatable {
+        /// Millimetres.
+        var focalLength: Double?
+        var apertureFNumber: Double?
+        var isoEquivalent: Int?
+        /// A Duration string, e.g. `"0.008s"`.
+        var exposureTime: String?
+    }
 
-    struct VideoMetadata: Encodable, Sendable {
-        let processingStatus = "READY"
+    /// A video's frame rate and state, as Google's `VideoMetadata` gives them.
+    struct VideoMetadata: Encodable, Sendable, Equatable {
+        var fps: Double?
+        var processingStatus = "READY"
     }
 
     let id: String
@@ -37,8 +47,10 @@ struct PickedMediaItemResource: Encodable, Sendable {
     let type: String
     let mediaFile: MediaFile
 
-    /// - Parameter baseURL: The item's base URL, to which the client appends `=w…-h…`, `=d` or `=dv`.
-    init(_ asset: Asset, baseURL: String) {
+    /// - Parameters:
+    ///   - baseURL: The item's base URL, to which the client appends `=w…-h…`, `=d` or `=dv`.
+    ///   - details: What the item's file says beyond the index.
+    init(_ asset: Asset, baseURL: String, details: CaptureDetails) {
         id = asset.id.uuid.uuidString
         createTime = ISO8601.string(from: asset.creationDate, offset: nil)
         let isVideo = asset.mediaType == .video
@@ -46,8 +58,8 @@ struct PickedMediaItemResource: Encodable, Sendable {
         mediaFile = MediaFile(baseUrl: baseURL, mimeType: MediaFileType.mimeType(ofFileNamed: asset.filename), filename: asset.filename,
                               mediaFileMetadata: Metadata(width: asset.pixelSize.width, height: asset.pixelSize.height,
                                                           cameraMake: asset.camera?.make, cameraModel: asset.camera?.model,
-                                                          photoMetadata: isVideo ? nil : PhotoMetadata(),
-                                                          videoMetadata: isVideo ? VideoMetadata() : nil))
+                                                          photoMetadata: isVideo ? nil : details.photo ?? PhotoMetadata(),
+                                                          videoMetadata: isVideo ? details.video ?? VideoMetadata() : nil))
     }
 }
 

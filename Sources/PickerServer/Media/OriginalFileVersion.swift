@@ -35,14 +35,16 @@ struct OriginalFileVersion: Equatable {
         return "\"\(String(FNV1a.hash(Array(text.utf8)), radix: 16))\""
     }
 
-    /// The bytes of `range` of the file at `path`, read only while it is still this version.
-    func body(path: String, range: ClosedRange<Int64>) -> ResponseBody {
-        ResponseBody(contentLength: Int(range.upperBound - range.lowerBound + 1)) { writer in
+    /// The bytes of `range` of the file at `path`, read only while it is still this version,
+    /// after `leading` bytes (e.g. a rewritten header) when given.
+    func body(path: String, range: ClosedRange<Int64>, after leading: ByteBuffer? = nil) -> ResponseBody {
+        ResponseBody(contentLength: Int(range.upperBound - range.lowerBound + 1) + (leading?.readableBytes ?? 0)) { writer in
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { throw OriginalChanged() }
             defer { close(descriptor) }
             var status = stat()
             guard fstat(descriptor, &status) == 0, OriginalFileVersion(status) == self else { throw OriginalChanged() }
+            if let leading { try await writer.write(leading) }
             var offset = range.lowerBound
             while offset <= range.upperBound {
                 let count = Int(min(Int64(Self.chunk), range.upperBound - offset + 1))
@@ -56,6 +58,24 @@ struct OriginalFileVersion: Equatable {
             }
             try await writer.finish(nil)
         }
+    }
+
+    /// The first bytes of the file at `path`, up to `count`, read only while it is still this
+    /// version; `nil` when it is not.
+    func prefix(path: String, count: Int) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, OriginalFileVersion(status) == self else { return nil }
+        var bytes = Data(count: count)
+        var filled = 0
+        while filled < count {
+            let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(filled)) }
+            guard read > 0 else { break }
+            filled += read
+        }
+        return bytes.prefix(filled)
     }
 
     private static let chunk = 128 << 10

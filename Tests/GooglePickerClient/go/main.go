@@ -48,8 +48,18 @@ type PickedMediaItem struct {
 		MimeType          string `json:"mimeType"`
 		Filename          string `json:"filename"`
 		MediaFileMetadata struct {
-			Width  int `json:"width"`
-			Height int `json:"height"`
+			Width         int `json:"width"`
+			Height        int `json:"height"`
+			PhotoMetadata *struct {
+				FocalLength     *float64 `json:"focalLength"`
+				ApertureFNumber *float64 `json:"apertureFNumber"`
+				IsoEquivalent   *int     `json:"isoEquivalent"`
+				ExposureTime    *string  `json:"exposureTime"`
+			} `json:"photoMetadata"`
+			VideoMetadata *struct {
+				Fps              float64 `json:"fps"`
+				ProcessingStatus string  `json:"processingStatus"`
+			} `json:"videoMetadata"`
 		} `json:"mediaFileMetadata"`
 	} `json:"mediaFile"`
 }
@@ -224,7 +234,18 @@ func main() {
 			if err != nil || !((w == m.Width && h == m.Height) || (w == m.Height && h == m.Width)) {
 				fail("%s =d is %dx%d, the item %dx%d (%v)", file.Filename, w, h, m.Width, m.Height, err)
 			}
+			if m.PhotoMetadata == nil || m.VideoMetadata != nil {
+				fail("%s has no photoMetadata, or has videoMetadata", file.Filename)
+			}
+			if exposure := m.PhotoMetadata.ExposureTime; exposure != nil {
+				if d, err := time.ParseDuration(*exposure); err != nil || d <= 0 {
+					fail("%s exposureTime %q is not a Duration (%v)", file.Filename, *exposure, err)
+				}
+			}
 		case "VIDEO":
+			if v := file.MediaFileMetadata.VideoMetadata; v == nil || v.ProcessingStatus != "READY" || v.Fps <= 0 {
+				fail("%s videoMetadata is %+v", file.Filename, v)
+			}
 			_, whole, err := picker.do("GET", file.BaseURL+"=dv", nil, nil)
 			if err != nil || len(whole) < 1000 || string(whole[4:8]) != "ftyp" {
 				fail("%s =dv is not the video (%v)", file.Filename, err)

@@ -15,6 +15,7 @@ struct VideoProbeTests {
         #expect(info.frameCount == 29)
         #expect(info.formatName == "mov,mp4,m4a,3gp,3g2,mj2")
         #expect(info.creationDate == nil)
+        #expect(info.framesPerSecond == 29.97) // ffprobe: avg_frame_rate 2997/100
     }
 
     @Test func mkvCreationDateFromContainerTags() async throws {
@@ -86,6 +87,11 @@ struct VideoProbeTests {
     ])
     func creationDateForms(text: String, expected: String) {
         #expect(VideoProbe.creationDate(text) == ISO8601.date(from: expected))
+    }
+
+    @Test(arguments: [("30000/1001", 30000.0 / 1001), ("25/1", 25.0), ("0/0", nil), ("0/1", nil), ("25", nil), ("1/0", nil), ("junk", nil)] as [(String, Double?)])
+    func frameRateForms(text: String, expected: Double?) {
+        #expect(VideoProbe.frameRate(text) == expected)
     }
 
     @Test(arguments: ["1904-01-01T00:00:00.000000Z", "1970-01-01T00:00:00.000000Z", "0000-00-00", "junk", ""])

@@ -1,0 +1,67 @@
+import AssetsKit
+import Foundation
+import ImageMetadata
+import ImagePipeline
+
+/// What a picked item's file says that the library does not index: a photo's exposure (focal
+/// length, aperture, ISO and exposure time, from its EXIF) and a video's frame rate.
+///
+/// Read when a page of picks is listed (at most ``MediaItemRoutes/maximumPageSize`` files, a
+/// few at a time), from each file's header only: the bytes before a JPEG's first scan, libvips'
+/// header read for other photos (a PNG's EXIF chunk, a HEIC's EXIF item), `ffprobe` for a
+/// video. A value the file lacks, or a file that cannot be read, is left out, as Google's
+/// Picker API leaves out what it does not know.
+struct CaptureDetails: Sendable, Equatable {
+    var photo: PickedMediaItemResource.PhotoMetadata?
+    var video: PickedMediaItemResource.VideoMetadata?
+
+    /// Files read at once while a page is listed.
+    static let concurrentReads = 4
+
+    /// The details of each of `assets`, in their order.
+    static func read(_ assets: [Asset], library: any PhotoLibrary) async -> [CaptureDetails] {
+        await withTaskGroup(of: (Int, CaptureDetails).self) { group in
+            var details = [CaptureDetails](repeating: CaptureDetails(), count: assets.count)
+            var next = 0
+            func startNext() {
+                guard next < assets.count else { return }
+                let (index, asset) = (next, assets[next])
+                group.addTask { (index, await read(asset, library: library)) }
+                next += 1
+            }
+            for _ in 0..<concurrentReads { startNext() }
+            while let (index, found) = await group.next() {
+                details[index] = found
+                startNext()
+            }
+            return details
+        }
+    }
+
+    /// The details of `asset`; only its kind's empty metadata when its file cannot be read.
+    static func read(_ asset: Asset, library: any PhotoLibrary) async -> CaptureDetails {
+        let original = try? await library.originalFile(for: asset)
+        if asset.mediaType == .video {
+            var fps: Double?
+            if let original { fps = try? await VideoProbe.probe(original.fileURL).framesPerSecond }
+            return CaptureDetails(video: PickedMediaItemResource.VideoMetadata(fps: fps))
+        }
+        var photo: PickedMediaItemResource.PhotoMetadata?
+        if let original { photo = try? await BlockingWork.run { exposure(of: original) } }
+        return CaptureDetails(photo: photo ?? PickedMediaItemResource.PhotoMetadata())
+    }
+
+    /// The exposure an original's EXIF records; `nil` when it has no readable EXIF.
+    private static func exposure(of original: OriginalResource) -> PickedMediaItemResource.PhotoMetadata? {
+        let block: Data?
+        if original.contentType == "image/jpeg", let header = try? JPEGHeader.read(contentsOf: original.fileURL) {
+            block = header.exif
+        } else {
+            block = try? ImageRenderer().header(of: original.fileURL).exif
+        }
+        guard let exif = block.flatMap({ try? ExifReader.parse($0) }) else { return nil }
+        return PickedMediaItemResource.PhotoMetadata(
+            focalLength: exif.focalLength, apertureFNumber: exif.fNumber, isoEquivalent: exif.isoSpeed,
+            exposureTime: exif.exposureTime.map { DurationText.string(seconds: $0) })
+    }
+}
