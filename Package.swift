@@ -42,7 +42,7 @@ let package = Package(
         // Fixed-argument C wrappers over libvips' variadic API (and TurboJPEG); the only C in the tree.
         .target(name: "CVipsShim", dependencies: ["CVips", "CTurboJPEG"]),
         .target(name: "AssetsKit"),
-        .target(name: "ImageMetadata"),
+        .target(name: "ImageMetadata", dependencies: ["AssetsKit"]),
         .target(name: "ImagePipeline", dependencies: ["AssetsKit", "ImageMetadata", "CVipsShim"]),
         .target(name: "FolderLibrary", dependencies: ["AssetsKit", "ImagePipeline"]),
         .target(
@@ -92,7 +92,7 @@ let package = Package(
         // Finds the shared test corpus and reads its manifest; used by tests only.
         .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(name: "AssetsKitTests", dependencies: ["AssetsKit"]),
-        .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "TestSupport"]),
+        .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "AssetsKit", "TestSupport"]),
         .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "ImageMetadata", "AssetsKit", "CVipsShim", "TestSupport"]),
         .testTarget(name: "FolderLibraryTests", dependencies: ["FolderLibrary", "ImagePipeline", "AssetsKit", "TestSupport"]),
         .testTarget(name: "IndexedLibraryTests", dependencies: ["IndexedLibrary", "AssetsKit", "ImagePipeline", "TestSupport"]),

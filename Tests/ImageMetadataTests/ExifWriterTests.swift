@@ -1,3 +1,4 @@
+import AssetsKit
 import Foundation
 import ImageMetadata
 import Testing
@@ -51,7 +52,7 @@ struct ExifWriterTests {
             byteOrder: byteOrder, orientation: 6, make: "AssetsPicker", model: "Demo Camera 4000",
             dateTimeOriginal: ExifDateTime(year: 2024, month: 2, day: 29, hour: 23, minute: 59, second: 58, subsecond: 0.125),
             offsetTimeOriginal: -(5 * 3600 + 30 * 60),
-            gps: ExifGPS(latitude: -33.856_784, longitude: -70.648_274_5, altitude: -12.5),
+            gps: GeoLocation(latitude: -33.856_784, longitude: -70.648_274_5, altitude: -12.5),
             pixelXDimension: 4000, pixelYDimension: 3000)
         let jpeg = try Data(contentsOf: try #require(Self.files.first).url)
         let thumbnail = try #require(EmbeddedThumbnail.extract(fromJPEGData: jpeg))
@@ -105,7 +106,7 @@ struct ExifWriterTests {
             try ExifWriter.app1Segment(for: ExifMetadata(orientation: 9), thumbnail: nil)
         }
         #expect(throws: ExifWriterError.valueOutOfRange(field: "GPS")) {
-            try ExifWriter.app1Segment(for: ExifMetadata(gps: ExifGPS(latitude: 91, longitude: 0)), thumbnail: nil)
+            try ExifWriter.app1Segment(for: ExifMetadata(gps: GeoLocation(latitude: 91, longitude: 0)), thumbnail: nil)
         }
         #expect(throws: ExifWriterError.notJPEG) {
             try ExifWriter.inserting(ExifMetadata(), thumbnail: nil, into: Data("GIF89a".utf8))

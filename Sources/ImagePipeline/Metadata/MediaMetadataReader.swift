@@ -49,9 +49,7 @@ public struct MediaMetadataReader: Sendable {
                 metadata.timeZoneOffset = exif.offsetTimeOriginal
             }
         }
-        if let gps = exif.gps {
-            metadata.location = GeoLocation(latitude: gps.latitude, longitude: gps.longitude, altitude: gps.altitude)
-        }
+        metadata.location = exif.gps
         if exif.make != nil || exif.model != nil {
             metadata.camera = Camera(make: exif.make, model: exif.model)
         }
