@@ -1,11 +1,12 @@
 import AssetsKit
 import Foundation
 import ImageMetadata
+import TestSupport
 import Testing
 
 /// EXIF written by ``ExifWriter`` into corpus JPEGs reads back the same, in both byte orders.
 struct ExifWriterTests {
-    static let files = TestCorpus.entries(inFolder: "A_camera_exif")
+    static let files = Corpus.manifest(inFolder: "A_camera_exif")
 
     /// Reads `jpeg` back: its metadata (with the thumbnail range cleared) and its thumbnail.
     static func readBack(_ jpeg: Data) throws -> (metadata: ExifMetadata, thumbnail: Data?) {
@@ -29,7 +30,7 @@ struct ExifWriterTests {
     }
 
     @Test(arguments: files, ExifByteOrder.allCases)
-    func corpusMetadataRoundTrips(_ entry: TestCorpus.Entry, byteOrder: ExifByteOrder) throws {
+    func corpusMetadataRoundTrips(_ entry: ManifestEntry, byteOrder: ExifByteOrder) throws {
         let original = try Data(contentsOf: entry.url)
         var (metadata, thumbnail) = try Self.readBack(original)
         let thumbnailBytes = try #require(thumbnail)
