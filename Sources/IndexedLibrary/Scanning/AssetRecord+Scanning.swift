@@ -17,13 +17,13 @@ extension AssetRecord {
     /// Takes what was read from a new version of the file; identity, place and the person's
     /// marks (favourite, hidden, deleted, albums) stay.
     mutating func refresh(from file: FileEntry, metadata: MediaMetadata, fingerprint: String) {
-        let recorded = metadata.creationDate
+        let creation = metadata.creation(fileModificationDate: file.modificationDate)
         mediaType = metadata.mediaType.databaseCode
         pixelWidth = metadata.pixelSize.width
         pixelHeight = metadata.pixelSize.height
-        creationDate = (recorded ?? file.modificationDate).timeIntervalSince1970
-        timeZoneOffset = recorded == nil ? nil : metadata.timeZoneOffset
-        creationDateSource = recorded == nil ? .fileModificationDate : (metadata.mediaType == .photo ? .exif : .container)
+        creationDate = creation.date.timeIntervalSince1970
+        timeZoneOffset = creation.timeZoneOffset
+        creationDateSource = creation.source
         modificationTime = file.modificationTime
         byteSize = file.byteSize
         duration = metadata.duration
