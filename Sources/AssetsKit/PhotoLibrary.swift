@@ -2,7 +2,7 @@ import Foundation
 
 /// A photo library: the one protocol every backend implements.
 ///
-/// ``FolderLibrary`` (a folder tree enumerated live, the AssetsLibrary role) and the indexed
+/// `FolderLibrary` (a folder tree enumerated live, the AssetsLibrary role) and the indexed
 /// library (the PhotoKit role) both answer it, so a picker and a client work the same over
 /// either. Every operation of the original picker manager is here, in async Swift.
 public protocol PhotoLibrary: Sendable {
