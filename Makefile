@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 PORT ?= 8080
 
-.PHONY: run test build dependencies e2e-dependencies
+.PHONY: run test build docs dependencies e2e-dependencies
 
 dependencies:
 	@scripts/install-dependencies.sh
@@ -31,3 +31,8 @@ test: dependencies e2e-dependencies
 	scripts/google-client.sh .build/debug/assets-picker
 	scripts/schemathesis.sh .build/debug/assets-picker
 	@scripts/corpus.sh verify .build/corpus-before-test.txt
+
+## Builds AssetsKit's DocC documentation (.build/plugins/Swift-DocC/outputs/AssetsKit.doccarchive);
+## a broken symbol link or any other DocC warning fails it.
+docs:
+	swift package generate-documentation --target AssetsKit --warnings-as-errors

@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // libvips as the system provides it (Debian: libvips-dev); only the shim sees its headers.
@@ -48,7 +49,7 @@ let package = Package(
         // The vocabulary: assets, collections, fetches, image requests and the PhotoLibrary protocol (Foundation only).
         .target(name: "AssetsKit"),
         // EXIF read and written in pure Swift: JPEG/PNG/TIFF metadata, embedded thumbnails, location removal.
-        .target(name: "ImageMetadata"),
+        .target(name: "ImageMetadata", dependencies: ["AssetsKit"]),
         // Files to images: decoding and thumbnails through libvips, video poster frames (ffmpeg), memory and disk caches, coalescing, prefetch.
         .target(name: "ImagePipeline", dependencies: ["AssetsKit", "ImageMetadata", "CVipsShim"]),
         // What a media file is and says about itself: its type by name, header and EXIF, ffprobe for videos.
@@ -116,7 +117,7 @@ let package = Package(
         // Finds the shared test corpus and reads its manifest; used by tests only.
         .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(name: "AssetsKitTests", dependencies: ["AssetsKit"]),
-        .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "TestSupport"]),
+        .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "AssetsKit", "TestSupport"]),
         .testTarget(
             name: "ImagePipelineTests",
             dependencies: ["ImagePipeline", "MediaProbing", "SyntheticMedia", "ImageMetadata", "AssetsKit", "CVipsShim", "TestSupport"]

@@ -9,6 +9,7 @@ extension Asset: Codable {
         case camera, format, hasEmbeddedThumbnail, isFavorite, isHidden
     }
 
+    /// Decodes an asset from its JSON form.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -33,6 +34,7 @@ extension Asset: Codable {
         )
     }
 
+    /// Encodes the asset in its JSON form.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)

@@ -5,9 +5,11 @@ import Foundation
 /// An asset stays valid after the library that made it is gone; hand it back to any library
 /// over the same files to get its images. All sizes are upright.
 public struct Asset: Sendable, Hashable, Identifiable {
+    /// The asset's identifier: a ``LocalIdentifier`` or a ``LegacyAssetURL``, by library.
     public let id: AssetIdentifier
     /// The original file's name, e.g. `IMG_0001.JPG`.
     public var filename: String
+    /// Whether the asset is a photo or a video.
     public var mediaType: MediaType
     /// Upright size: EXIF orientation or video rotation applied.
     public var pixelSize: PixelSize
@@ -18,6 +20,7 @@ public struct Asset: Sendable, Hashable, Identifiable {
     public var timeZoneOffset: Int?
     /// Where ``creationDate`` came from.
     public var creationDateSource: CreationDateSource
+    /// The original file's modification date.
     public var modificationDate: Date
     /// The original file's size in bytes.
     public var byteSize: Int64
@@ -25,15 +28,20 @@ public struct Asset: Sendable, Hashable, Identifiable {
     public var duration: Double?
     /// EXIF orientation of the original (1...8; 1 is upright).
     public var orientation: Int
+    /// Where the photo or video was taken, when the file records it.
     public var location: GeoLocation?
+    /// The camera that took it, when the file records it.
     public var camera: Camera?
     /// The file format, as a short lower-case name (`jpeg`, `heif`, `png`, `mp4`, ...).
     public var format: String
     /// Whether the original carries an embedded EXIF thumbnail (a fast degraded answer).
     public var hasEmbeddedThumbnail: Bool
+    /// Whether the person marked it a favourite.
     public var isFavorite: Bool
+    /// Whether the person hid it.
     public var isHidden: Bool
 
+    /// An asset with every property given; a library makes assets, a test or a decoder may too.
     public init(
         id: AssetIdentifier, filename: String, mediaType: MediaType, pixelSize: PixelSize,
         creationDate: Date, timeZoneOffset: Int? = nil, creationDateSource: CreationDateSource,

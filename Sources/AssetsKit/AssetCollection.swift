@@ -1,8 +1,11 @@
 /// A group of assets: the camera roll, a smart album, a user album, a folder of albums, or a
 /// directory of the library's file tree.
 public struct AssetCollection: Sendable, Hashable, Identifiable, Codable {
+    /// The collection's identifier, which the library accepts back.
     public let id: CollectionIdentifier
+    /// The title a person sees.
     public var title: String
+    /// What sort of collection it is.
     public var kind: CollectionKind
     /// A cheap count that may be stale or missing (`nil`: unknown), as AssetsLibrary's and
     /// PhotoKit's estimates are. Ask the library for the exact count.
@@ -10,6 +13,7 @@ public struct AssetCollection: Sendable, Hashable, Identifiable, Codable {
     /// The folder that holds this collection, if any.
     public var parentID: CollectionIdentifier?
 
+    /// A collection with every property given.
     public init(id: CollectionIdentifier, title: String, kind: CollectionKind,
                 estimatedAssetCount: Int? = nil, parentID: CollectionIdentifier? = nil) {
         self.id = id

@@ -15,6 +15,7 @@ public struct FetchOptions: Sendable, Hashable {
     /// without an order of their own ignore it.
     public var albumOrder: Bool
 
+    /// Options for a fetch; by default every asset, newest first, no limit. A negative offset counts as 0.
     public init(mediaFilter: MediaFilter = .all, sortOrder: DateOrder = .newestFirst,
                 limit: Int? = nil, offset: Int = 0, albumOrder: Bool = false) {
         self.mediaFilter = mediaFilter
@@ -28,6 +29,8 @@ public struct FetchOptions: Sendable, Hashable {
 /// Order by creation date. Ties are broken by identifier, in the same direction, so the
 /// order is total and stable and one order is exactly the other reversed.
 public enum DateOrder: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The most recent first.
     case newestFirst = "newest"
+    /// The oldest first.
     case oldestFirst = "oldest"
 }

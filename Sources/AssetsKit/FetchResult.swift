@@ -11,12 +11,14 @@ public protocol FetchResultSource: Sendable {
 /// A fetch result never holds the whole library: iterating it loads ``pageSize`` assets at a
 /// time, and ``asset(at:)`` loads one.
 public struct FetchResult: Sendable, AsyncSequence {
+    /// Iteration yields assets, in the result's order.
     public typealias Element = Asset
 
     private let source: any FetchResultSource
     /// How many assets iteration loads at a time.
     public var pageSize: Int
 
+    /// A result over a library's cursor, iterated `pageSize` assets at a time (at least 1).
     public init(source: any FetchResultSource, pageSize: Int = 200) {
         self.source = source
         self.pageSize = Swift.max(1, pageSize)
@@ -30,6 +32,7 @@ public struct FetchResult: Sendable, AsyncSequence {
     /// The number of assets in the result.
     public var count: Int { source.count }
 
+    /// Whether the result has no assets.
     public var isEmpty: Bool { count == 0 }
 
     /// The asset at `index`.
@@ -52,6 +55,7 @@ public struct FetchResult: Sendable, AsyncSequence {
         isEmpty ? nil : try await asset(at: 0)
     }
 
+    /// An iterator from the first asset, loading a page at a time.
     public func makeAsyncIterator() -> Iterator {
         Iterator(result: self)
     }
@@ -63,6 +67,7 @@ public struct FetchResult: Sendable, AsyncSequence {
         var bufferIndex = 0
         var nextPosition = 0
 
+        /// The next asset, loading the next page when the last one is used up; `nil` at the end.
         public mutating func next() async throws -> Asset? {
             if bufferIndex == buffer.count {
                 guard nextPosition < result.count else { return nil }

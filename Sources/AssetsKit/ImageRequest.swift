@@ -11,8 +11,11 @@
 public struct ImageRequest: Sendable, Hashable {
     /// The size the image is for, in pixels. ``PixelSize/maximum`` asks for full resolution.
     public var targetSize: PixelSize
+    /// How the image fills the target size.
     public var contentMode: ContentMode
+    /// How soon and in what quality the images come.
     public var deliveryMode: DeliveryMode
+    /// How exactly the image is resized.
     public var resizeMode: ResizeMode
     /// The encoding of the delivered bytes.
     public var format: ImageFormat
@@ -21,6 +24,7 @@ public struct ImageRequest: Sendable, Hashable {
     /// Whether an original that lives elsewhere (an HTTP origin) may be downloaded.
     public var isNetworkAccessAllowed: Bool
 
+    /// A request for an image of `targetSize`; `quality` is clamped to 1...100.
     public init(targetSize: PixelSize, contentMode: ContentMode = .fit,
                 deliveryMode: DeliveryMode = .opportunistic, resizeMode: ResizeMode = .exact,
                 format: ImageFormat = .jpeg, quality: Int = 85, isNetworkAccessAllowed: Bool = false) {
@@ -87,7 +91,9 @@ public enum ResizeMode: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// An encoded image format the pipeline writes.
 public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
+    /// JPEG (baseline, 8-bit).
     case jpeg
+    /// WebP (lossy).
     case webp
 
     /// The MIME type.

@@ -4,6 +4,7 @@ import Foundation
 public struct ImageResult: Sendable, Hashable {
     /// The encoded image.
     public var data: Data
+    /// The encoding of ``data``.
     public var format: ImageFormat
     /// The pixel size of the encoded image (upright).
     public var pixelSize: PixelSize
@@ -12,6 +13,7 @@ public struct ImageResult: Sendable, Hashable {
     /// What produced this answer.
     public var source: ImageSource
 
+    /// An answer with every property given.
     public init(data: Data, format: ImageFormat, pixelSize: PixelSize, isDegraded: Bool, source: ImageSource) {
         self.data = data
         self.format = format
@@ -39,5 +41,6 @@ public enum ImageSource: String, Sendable, Hashable, Codable {
     case videoFrame
     /// A cache held a rendition already.
     case memoryCache
+    /// The disk cache held a rendition already.
     case diskCache
 }

@@ -2,9 +2,13 @@ import Foundation
 
 /// What can go wrong when using a library, with a message a person can act on.
 public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No asset has this identifier (any more).
     case assetNotFound(String)
+    /// No collection has this identifier (any more).
     case collectionNotFound(String)
+    /// The text is no identifier this library hands out.
     case invalidIdentifier(String)
+    /// A position outside a fetch result of `count` assets.
     case indexOutOfRange(index: Int, count: Int)
     /// The library cannot be read.
     case accessDenied(path: String, reason: String)
@@ -17,6 +21,7 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A change request was refused.
     case invalidChange(String)
 
+    /// One line that says what went wrong and, where it can, what to do.
     public var description: String {
         switch self {
         case .assetNotFound(let id):

@@ -2,7 +2,7 @@ import Foundation
 
 /// A photo library: the one protocol every backend implements.
 ///
-/// ``FolderLibrary`` (a folder tree enumerated live, the AssetsLibrary role) and the indexed
+/// `FolderLibrary` (a folder tree enumerated live, the AssetsLibrary role) and the indexed
 /// library (the PhotoKit role) both answer it, so a picker and a client work the same over
 /// either. Every operation of the original picker manager is here, in async Swift.
 ///
@@ -90,6 +90,8 @@ public protocol PhotoLibrary: Sendable {
 }
 
 extension PhotoLibrary {
+    /// The album list by asking each collection its count and key asset: one query per
+    /// collection, for backends that have nothing faster.
     public func albumSummaries(filter: MediaFilter) async throws -> [AlbumSummary] {
         var summaries: [AlbumSummary] = []
         for collection in try await collections() {

@@ -1,9 +1,12 @@
 /// A size in pixels. For assets it is always the upright size (EXIF orientation or video
 /// rotation applied), so a portrait photo is taller than wide.
 public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
 
+    /// A size of `width` by `height` pixels.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
@@ -42,5 +45,6 @@ public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
         self.init(width: width, height: height)
     }
 
+    /// The size as `WIDTHxHEIGHT`, e.g. `4032x3024`.
     public var description: String { "\(width)x\(height)" }
 }

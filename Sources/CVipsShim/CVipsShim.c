@@ -1,4 +1,5 @@
 #include "CVipsShim.h"
+#include "JPEGThumbnail.h"
 #include <vips/vips.h>
 #include <string.h>
 #if defined(__GLIBC__)
@@ -239,7 +240,6 @@ int cvips_from_pixels(const void *pixels, int width, int height, int bands, Vips
 
 int cvips_image_width(const VipsImage *image) { return image->Xsize; }
 int cvips_image_height(const VipsImage *image) { return image->Ysize; }
-int cvips_image_bands(const VipsImage *image) { return image->Bands; }
 
 void cvips_unref(VipsImage *image) { if (image) g_object_unref(image); }
 void cvips_free(void *memory) { g_free(memory); }

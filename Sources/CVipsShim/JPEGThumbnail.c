@@ -5,7 +5,7 @@
 // its per-call set-up (operation graph, Orc code generation, a worker thread, region buffers)
 // or a decoded image in memory. Fast thumbnails at 1/8 scale take the DC decoder (DCDecode.c)
 // instead of libjpeg when it takes the file, and reduce its whole 1/8 image the same way.
-#include "CVipsShim.h"
+#include "JPEGThumbnail.h"
 #include "DCDecode.h"
 #include "Reduce.h"
 #include <vips/vips.h>

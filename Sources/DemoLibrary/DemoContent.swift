@@ -93,7 +93,7 @@ enum DemoContent {
         let metadata = ExifMetadata(
             orientation: photo.orientation, make: photo.camera?.make, model: photo.camera?.model,
             dateTimeOriginal: ExifDateTime(exifString: photo.date), offsetTimeOriginal: photo.offset,
-            gps: photo.place.map { ExifGPS(latitude: $0.latitude, longitude: $0.longitude) },
+            gps: photo.place.map { GeoLocation(latitude: $0.latitude, longitude: $0.longitude) },
             pixelXDimension: photo.orientation >= 5 ? photo.size.height : photo.size.width,
             pixelYDimension: photo.orientation >= 5 ? photo.size.width : photo.size.height)
         return try ExifWriter.inserting(metadata, thumbnail: try synthetic.embeddedThumbnail(), into: encoded)

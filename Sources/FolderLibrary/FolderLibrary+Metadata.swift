@@ -46,14 +46,7 @@ extension FolderLibrary {
     static func asset(_ file: FileEntry, _ metadata: MediaMetadata) -> Asset {
         let uuid = AssetUUID.forFile(atRelativePath: file.relativePath)
         let ext = file.url.pathExtension
-        return Asset(
-            id: .legacy(LegacyAssetURL(uuid: uuid, fileExtension: ext)),
-            filename: file.filename, mediaType: metadata.mediaType, pixelSize: metadata.pixelSize,
-            creationDate: metadata.creationDate ?? file.modificationDate,
-            timeZoneOffset: metadata.creationDate == nil ? nil : metadata.timeZoneOffset,
-            creationDateSource: metadata.creationDate == nil ? .fileModificationDate : (metadata.mediaType == .photo ? .exif : .container),
-            modificationDate: file.modificationDate, byteSize: file.byteSize, duration: metadata.duration,
-            orientation: metadata.orientation, location: metadata.location, camera: metadata.camera,
-            format: metadata.format, hasEmbeddedThumbnail: metadata.hasEmbeddedThumbnail)
+        return Asset(id: .legacy(LegacyAssetURL(uuid: uuid, fileExtension: ext)), filename: file.filename,
+                     modificationDate: file.modificationDate, byteSize: file.byteSize, metadata: metadata)
     }
 }

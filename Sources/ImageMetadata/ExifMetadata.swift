@@ -1,3 +1,5 @@
+import AssetsKit
+
 /// The EXIF fields a photo library needs, as ``ExifReader`` reads them and ``ExifWriter`` writes them.
 ///
 /// Every field is optional: files from the wild miss or damage any of them.
@@ -15,7 +17,7 @@ public struct ExifMetadata: Sendable, Hashable {
     /// Seconds east of UTC of ``dateTimeOriginal``, from OffsetTimeOriginal or else OffsetTime.
     public var offsetTimeOriginal: Int?
     /// Where the photo was taken.
-    public var gps: ExifGPS?
+    public var gps: GeoLocation?
     /// Width of the main image in pixels, as the Exif IFD states it; `nil` when absent or 0.
     public var pixelXDimension: Int?
     /// Height of the main image in pixels, as the Exif IFD states it; `nil` when absent or 0.
@@ -37,7 +39,7 @@ public struct ExifMetadata: Sendable, Hashable {
     /// Metadata with the given fields; everything not given is absent.
     public init(
         byteOrder: ExifByteOrder = .bigEndian, orientation: Int? = nil, make: String? = nil, model: String? = nil,
-        dateTimeOriginal: ExifDateTime? = nil, offsetTimeOriginal: Int? = nil, gps: ExifGPS? = nil,
+        dateTimeOriginal: ExifDateTime? = nil, offsetTimeOriginal: Int? = nil, gps: GeoLocation? = nil,
         pixelXDimension: Int? = nil, pixelYDimension: Int? = nil, thumbnail: Range<Int>? = nil
     ) {
         self.byteOrder = byteOrder

@@ -1,3 +1,4 @@
+import AssetsKit
 import Foundation
 
 /// Reads ``ExifMetadata`` from an EXIF block, safely on hostile input.
@@ -57,7 +58,7 @@ public enum ExifReader {
         metadata.isoSpeed = ifd[ExifTag.photographicSensitivity].flatMap(reader.integer).flatMap { $0 > 0 ? $0 : nil }
     }
 
-    private static func gps(in ifd: ImageFileDirectory, reader: TIFFByteReader) -> ExifGPS? {
+    private static func gps(in ifd: ImageFileDirectory, reader: TIFFByteReader) -> GeoLocation? {
         guard let latitude = ifd[ExifTag.gpsLatitude].flatMap({ degrees(reader.rationals($0, limit: 3)) }),
               let longitude = ifd[ExifTag.gpsLongitude].flatMap({ degrees(reader.rationals($0, limit: 3)) })
         else { return nil }
@@ -67,8 +68,8 @@ public enum ExifReader {
         if let height = altitude, ifd[ExifTag.gpsAltitudeRef].flatMap(reader.integer) == 1 {
             altitude = -height
         }
-        let position = ExifGPS(latitude: south ? -latitude : latitude, longitude: west ? -longitude : longitude,
-                               altitude: altitude)
+        let position = GeoLocation(latitude: south ? -latitude : latitude, longitude: west ? -longitude : longitude,
+                                   altitude: altitude)
         return position.isValid ? position : nil
     }
 

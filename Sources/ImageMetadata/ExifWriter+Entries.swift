@@ -1,3 +1,5 @@
+import AssetsKit
+
 /// The entries of each IFD ``ExifWriter`` writes. Offsets passed in must fit in 32 bits.
 extension ExifWriter {
     typealias Entries = [(tag: UInt16, value: TIFFValue)]
@@ -49,7 +51,7 @@ extension ExifWriter {
         return entries
     }
 
-    static func gpsEntries(_ gps: ExifGPS) throws(ExifWriterError) -> Entries {
+    static func gpsEntries(_ gps: GeoLocation) throws(ExifWriterError) -> Entries {
         guard gps.isValid else { throw .valueOutOfRange(field: "GPS") }
         var entries: Entries = [
             (ExifTag.gpsVersionID, .byte([2, 3, 0, 0])),

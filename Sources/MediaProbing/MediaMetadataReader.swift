@@ -43,16 +43,12 @@ public struct MediaMetadataReader: Sendable {
         var metadata = MediaMetadata(mediaType: .photo, pixelSize: header.uprightSize,
                                      orientation: header.orientation, format: header.format)
         guard let exif else { return metadata }
-        if let captured = exif.dateTimeOriginal {
-            let date = captured.date(offsetSeconds: exif.offsetTimeOriginal)
-            if date <= now().addingTimeInterval(86_400) {
-                metadata.creationDate = date
-                metadata.timeZoneOffset = exif.offsetTimeOriginal
-            }
+        if let captured = exif.dateTimeOriginal,
+           !captured.isInFuture(relativeTo: now().addingTimeInterval(86_400), offsetSeconds: exif.offsetTimeOriginal) {
+            metadata.creationDate = captured.date(offsetSeconds: exif.offsetTimeOriginal)
+            metadata.timeZoneOffset = exif.offsetTimeOriginal
         }
-        if let gps = exif.gps {
-            metadata.location = GeoLocation(latitude: gps.latitude, longitude: gps.longitude, altitude: gps.altitude)
-        }
+        metadata.location = exif.gps
         if exif.make != nil || exif.model != nil {
             metadata.camera = Camera(make: exif.make, model: exif.model)
         }

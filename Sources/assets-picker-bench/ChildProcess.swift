@@ -1,10 +1,11 @@
 import Foundation
+import ImagePipeline
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A program started with `posix_spawnp` and waited for with `waitpid`, its output going to
-/// a file.
+/// A program started with ``ProcessSpawn`` (looked up on `PATH`) and waited for with `wait4`,
+/// its output going to a file.
 ///
 /// The peers are timed with this rather than `ToolRunner`: `wait4` gives the child's own CPU
 /// time and peak memory, and nothing of ours runs between its start and its exit.
@@ -22,36 +23,19 @@ struct ChildProcess {
         var peakResidentBytes: Int
     }
 
-    /// Starts `arguments[0]` (looked up on `PATH`) with `environment` added to ours, no signal
-    /// blocked, standard input from `/dev/null`, standard error into `log`, and standard
-    /// output into `output` (default: `log` too).
+    /// Starts `arguments[0]` (looked up on `PATH`) with `environment` added to ours, as
+    /// ``ProcessSpawn`` starts every child (standard input from `/dev/null`, no signal blocked),
+    /// standard error into `log`, and standard output into `output` (default: `log` too).
     static func start(_ arguments: [String], environment: [String: String] = [:], log: URL, output: URL? = nil) throws -> ChildProcess {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        if let output {
-            posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        } else {
-            posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        let pid: pid_t
+        do {
+            pid = try ProcessSpawn.spawn(arguments[0], arguments: Array(arguments.dropFirst()), environment: environment,
+                                         fileActions: [.write(descriptor: 2, path: log.path),
+                                                       output.map { .write(descriptor: 1, path: $0.path) } ?? .duplicate(2, to: 1)],
+                                         searchingPath: true)
+        } catch {
+            throw ChildProcessError.startFailed(command: arguments[0], errno: error.code)
         }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-
-        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0)=\($1)" }
-        var pid: pid_t = 0
-        let status = withCStrings(arguments) { argv in
-            withCStrings(variables) { envp in
-                posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
-            }
-        }
-        guard status == 0 else { throw ChildProcessError.startFailed(command: arguments[0], errno: status) }
         return ChildProcess(pid: pid, arguments: arguments, log: log)
     }
 
@@ -107,13 +91,6 @@ struct ChildProcess {
         try start(arguments, log: log).wait()
         return try String(contentsOf: log, encoding: .utf8)
     }
-}
-
-/// NUL-terminated copies of `strings` as a NULL-terminated `char *[]`, valid inside `body`.
-private func withCStrings<Result>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> Result) -> Result {
-    let pointers = strings.map { strdup($0) } + [nil]
-    defer { pointers.forEach { free($0) } }
-    return body(pointers)
 }
 
 /// A program that could not start or did not succeed.

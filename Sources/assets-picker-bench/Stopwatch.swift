@@ -1,3 +1,4 @@
+import AssetsKit
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -35,7 +36,7 @@ enum Stopwatch {
         let cpu = processCPUMilliseconds(), clock = ContinuousClock()
         let start = clock.now
         try await body()
-        return Timing(wall: milliseconds(clock.now - start), cpu: processCPUMilliseconds() - cpu)
+        return Timing(wall: (clock.now - start).milliseconds, cpu: processCPUMilliseconds() - cpu)
     }
 
     /// The wall time of `body` and the CPU time `body` returns (e.g. that of child processes).
@@ -50,12 +51,7 @@ enum Stopwatch {
         let clock = ContinuousClock()
         let start = clock.now
         try body()
-        return milliseconds(clock.now - start)
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) * 1e3 + Double(attoseconds) / 1e15
+        return (clock.now - start).milliseconds
     }
 
     /// CPU time of the process so far (user plus system, all threads).

@@ -1,3 +1,4 @@
+import AssetsKit
 import Foundation
 
 /// Wall-clock timing of benchmark steps.
@@ -5,8 +6,7 @@ enum Measure {
     /// How long `work` takes, in milliseconds.
     static func milliseconds(_ work: () async throws -> Void) async rethrows -> Double {
         let clock = ContinuousClock()
-        let elapsed = try await clock.measure { try await work() }
-        return Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
+        return try await clock.measure { try await work() }.milliseconds
     }
 
     /// The median of `runs` timings of `work`, in milliseconds.

@@ -1,18 +1,19 @@
 import Foundation
 import ImageMetadata
+import TestSupport
 import Testing
 
 /// Every A_camera_exif file reads back what the corpus manifest records.
 struct CameraExifTests {
-    static let files = TestCorpus.entries(inFolder: "A_camera_exif")
+    static let files = Corpus.manifest(inFolder: "A_camera_exif")
 
     @Test func corpusIsPresent() {
-        #expect(Self.files.count >= 10, "corpus not found at \(TestCorpus.root.path)")
+        #expect(Self.files.count >= 10, "corpus not found at \(Corpus.root.path)")
         #expect(Self.files.allSatisfy { $0.exif["Make"] != nil })
     }
 
     @Test(arguments: files)
-    func metadataMatchesManifest(_ entry: TestCorpus.Entry) throws {
+    func metadataMatchesManifest(_ entry: ManifestEntry) throws {
         let jpeg = try Data(contentsOf: entry.url)
         let segment = try #require(try JPEGExifLocator.locate(in: jpeg))
         let metadata = try ExifReader.parse(segment.tiff)
@@ -51,7 +52,7 @@ struct CameraExifTests {
     }
 
     @Test(arguments: files)
-    func embeddedThumbnailMatchesManifest(_ entry: TestCorpus.Entry) throws {
+    func embeddedThumbnailMatchesManifest(_ entry: ManifestEntry) throws {
         let expectedLength = try #require(entry.exif["ExifThumbnail"].flatMap { Int($0.dropLast()) })
         let thumbnail = try #require(try EmbeddedThumbnail.extract(fromJPEGAt: entry.url))
         #expect(thumbnail.count == expectedLength)

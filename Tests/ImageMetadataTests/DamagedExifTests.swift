@@ -6,9 +6,9 @@ import TestSupport
 /// Every A_camera_exif EXIF block, truncated at many lengths and with bytes flipped at many
 /// (seeded) positions, parses or throws ExifError, never crashes, and stays self-consistent.
 struct DamagedExifTests {
-    static let files = TestCorpus.entries(inFolder: "A_camera_exif")
+    static let files = Corpus.manifest(inFolder: "A_camera_exif")
 
-    static func exifSegment(of entry: TestCorpus.Entry) throws -> (jpeg: Data, segment: ExifSegment) {
+    static func exifSegment(of entry: ManifestEntry) throws -> (jpeg: Data, segment: ExifSegment) {
         let jpeg = try Data(contentsOf: entry.url)
         return (jpeg, try #require(try JPEGExifLocator.locate(in: jpeg)))
     }
@@ -27,7 +27,7 @@ struct DamagedExifTests {
     }
 
     @Test(arguments: files)
-    func truncatedBlocks(_ entry: TestCorpus.Entry) throws {
+    func truncatedBlocks(_ entry: ManifestEntry) throws {
         let tiff = try Self.exifSegment(of: entry).segment.tiff
         let original = try ExifReader.parse(tiff)
         let lengths = Array(0..<64) + Array(stride(from: 64, to: tiff.count, by: max(1, tiff.count / 200))) + [tiff.count]
@@ -43,7 +43,7 @@ struct DamagedExifTests {
     }
 
     @Test(arguments: files)
-    func flippedBytes(_ entry: TestCorpus.Entry) throws {
+    func flippedBytes(_ entry: ManifestEntry) throws {
         let (jpeg, segment) = try Self.exifSegment(of: entry)
         var generator = SeededGenerator(seed: entry.file.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) })
         for round in 0..<400 {

@@ -1,10 +1,12 @@
+import AssetsKit
 import Foundation
 import ImageMetadata
+import TestSupport
 import Testing
 
 /// EXIF written by ``ExifWriter`` into corpus JPEGs reads back the same, in both byte orders.
 struct ExifWriterTests {
-    static let files = TestCorpus.entries(inFolder: "A_camera_exif")
+    static let files = Corpus.manifest(inFolder: "A_camera_exif")
 
     /// Reads `jpeg` back: its metadata (without the thumbnail range and the exposure, which
     /// the writer does not write) and its thumbnail.
@@ -30,7 +32,7 @@ struct ExifWriterTests {
     }
 
     @Test(arguments: files, ExifByteOrder.allCases)
-    func corpusMetadataRoundTrips(_ entry: TestCorpus.Entry, byteOrder: ExifByteOrder) throws {
+    func corpusMetadataRoundTrips(_ entry: ManifestEntry, byteOrder: ExifByteOrder) throws {
         let original = try Data(contentsOf: entry.url)
         var (metadata, thumbnail) = try Self.readBack(original)
         let thumbnailBytes = try #require(thumbnail)
@@ -53,7 +55,7 @@ struct ExifWriterTests {
             byteOrder: byteOrder, orientation: 6, make: "AssetsPicker", model: "Demo Camera 4000",
             dateTimeOriginal: ExifDateTime(year: 2024, month: 2, day: 29, hour: 23, minute: 59, second: 58, subsecond: 0.125),
             offsetTimeOriginal: -(5 * 3600 + 30 * 60),
-            gps: ExifGPS(latitude: -33.856_784, longitude: -70.648_274_5, altitude: -12.5),
+            gps: GeoLocation(latitude: -33.856_784, longitude: -70.648_274_5, altitude: -12.5),
             pixelXDimension: 4000, pixelYDimension: 3000)
         let jpeg = try Data(contentsOf: try #require(Self.files.first).url)
         let thumbnail = try #require(EmbeddedThumbnail.extract(fromJPEGData: jpeg))
@@ -107,7 +109,7 @@ struct ExifWriterTests {
             try ExifWriter.app1Segment(for: ExifMetadata(orientation: 9), thumbnail: nil)
         }
         #expect(throws: ExifWriterError.valueOutOfRange(field: "GPS")) {
-            try ExifWriter.app1Segment(for: ExifMetadata(gps: ExifGPS(latitude: 91, longitude: 0)), thumbnail: nil)
+            try ExifWriter.app1Segment(for: ExifMetadata(gps: GeoLocation(latitude: 91, longitude: 0)), thumbnail: nil)
         }
         #expect(throws: ExifWriterError.notJPEG) {
             try ExifWriter.inserting(ExifMetadata(), thumbnail: nil, into: Data("GIF89a".utf8))

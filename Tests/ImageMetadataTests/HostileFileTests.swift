@@ -6,26 +6,26 @@ import TestSupport
 /// The D_hostile files: every one is handled quickly without a crash, and the known traps
 /// (loops, absurd counts, impossible dates, damaged IFDs) give the documented results.
 struct HostileFileTests {
-    static let files = TestCorpus.entries(inFolder: "D_hostile")
+    static let files = Corpus.manifest(inFolder: "D_hostile")
     /// 2026-11-22 00:00:00 UTC.
     static let now = Date(timeIntervalSince1970: 1_795_305_600)
 
     static func metadata(of name: String) throws -> ExifMetadata {
-        let jpeg = try Data(contentsOf: TestCorpus.root.appendingPathComponent("D_hostile/" + name))
+        let jpeg = try Data(contentsOf: Corpus.root.appendingPathComponent("D_hostile/" + name))
         let segment = try #require(try JPEGExifLocator.locate(in: jpeg))
         return try ExifReader.parse(segment.tiff)
     }
 
     @Test func corpusIsPresent() {
         #expect(Corpus.problem == nil, "\(Corpus.problem ?? "")")
-        #expect(Self.files.count >= 20, "the D_hostile files of the corpus at \(TestCorpus.root.path)")
+        #expect(Self.files.count >= 20, "the D_hostile files of the corpus at \(Corpus.root.path)")
     }
 
     /// A runaway is work that does not end: the reads run on a thread of their own with no
     /// suspension, so that thread's CPU time (which a busy machine does not inflate) measures
     /// them. They take microseconds; a second of CPU can only be a loop.
     @Test(arguments: files)
-    func finishesQuicklyWithoutCrashing(_ entry: TestCorpus.Entry) async throws {
+    func finishesQuicklyWithoutCrashing(_ entry: ManifestEntry) async throws {
         let cpuSeconds = try await offCooperativePool {
             try ThreadCPUTime.measure {
                 let data = try Data(contentsOf: entry.url)
@@ -64,7 +64,7 @@ struct HostileFileTests {
         #expect(loop.orientation == 1)
         #expect(loop.pixelXDimension == 699)
 
-        let tiff = try Data(contentsOf: TestCorpus.root.appendingPathComponent("D_hostile/libtiff__test_ifd_loop_to_self.tif"))
+        let tiff = try Data(contentsOf: Corpus.root.appendingPathComponent("D_hostile/libtiff__test_ifd_loop_to_self.tif"))
         let selfLoop = try ExifReader.parse(tiff)
         #expect(selfLoop.byteOrder == .littleEndian)
         #expect(selfLoop.orientation == 1)
@@ -88,7 +88,7 @@ struct HostileFileTests {
         #expect(verizon.dateTimeOriginal == nil)
         #expect(verizon.make == "LG Electronics")
         #expect(verizon.model == "VX-9700")
-        let url = TestCorpus.root.appendingPathComponent("D_hostile/jhead__verizon.jpg")
+        let url = Corpus.root.appendingPathComponent("D_hostile/jhead__verizon.jpg")
         #expect(try EmbeddedThumbnail.extract(fromJPEGAt: url)?.count == 6976)
     }
 
@@ -109,14 +109,14 @@ struct HostileFileTests {
     }
 
     @Test func truncatedExifSegmentIsReported() throws {
-        let jpeg = try Data(contentsOf: TestCorpus.root.appendingPathComponent("D_hostile/jhead__truncated.jpg"))
+        let jpeg = try Data(contentsOf: Corpus.root.appendingPathComponent("D_hostile/jhead__truncated.jpg"))
         #expect(throws: JPEGStructureError.truncatedSegment(marker: 0xE1, offset: 2, end: 48_554, available: 20_996)) {
             try JPEGExifLocator.locate(in: jpeg)
         }
     }
 
     @Test func segmentWithoutTIFFHeaderThrowsExifError() throws {
-        let jpeg = try Data(contentsOf: TestCorpus.root.appendingPathComponent("D_hostile/pillow__invalid-exif.jpg"))
+        let jpeg = try Data(contentsOf: Corpus.root.appendingPathComponent("D_hostile/pillow__invalid-exif.jpg"))
         let segment = try #require(try JPEGExifLocator.locate(in: jpeg))
         #expect(throws: ExifError.self) { try ExifReader.parse(segment.tiff) }
     }

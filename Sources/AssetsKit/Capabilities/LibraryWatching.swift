@@ -32,9 +32,12 @@ public struct LibraryWatchEvent: Sendable, Hashable, CustomStringConvertible {
         case failure
     }
 
+    /// How much the event matters (the server logs it at a matching level).
     public var importance: Importance
+    /// The event in one line of text.
     public var description: String
 
+    /// An event of the given importance, told in one line.
     public init(_ importance: Importance, _ description: String) {
         self.importance = importance
         self.description = description

@@ -1,9 +1,15 @@
 /// By default a library has none of the optional capabilities; a backend answers those it has.
 extension PhotoLibrary {
+    /// `nil`: the library cannot be changed.
     public var changing: (any LibraryChanging)? { nil }
+    /// `nil`: the library keeps no history.
     public var changeHistory: (any LibraryChangeHistory)? { nil }
+    /// `nil`: the library keeps no index.
     public var indexing: (any LibraryIndexing)? { nil }
+    /// `nil`: the library keeps no drafts.
     public var drafts: (any LibraryDrafts)? { nil }
+    /// `nil`: the library needs no watching.
     public var watching: (any LibraryWatching)? { nil }
+    /// `nil`: the library reports no skipped files.
     public var skippedFileReport: (any SkippedFileReporting)? { nil }
 }

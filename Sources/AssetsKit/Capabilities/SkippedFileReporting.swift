@@ -15,6 +15,7 @@ public struct SkippedFile: Sendable, Hashable, Codable {
     /// Why it is not part of the library, in words a person can act on.
     public var reason: String
 
+    /// A file passed over at `path` (relative to the root), for `reason`.
     public init(path: String, reason: String) {
         self.path = path
         self.reason = reason

@@ -39,6 +39,7 @@ public enum DraftError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A draft needs a name that is not blank.
     case invalidName(String)
 
+    /// The error in one line, naming the draft.
     public var description: String {
         switch self {
         case .notFound(let name): "no draft named \"\(name)\" in this library"

@@ -2,7 +2,7 @@ import Foundation
 
 /// An AssetsLibrary-style asset URL: `assets-library://asset/asset.JPG?id=UUID&ext=JPG`.
 ///
-/// ``FolderLibrary`` names its assets this way. The UUID is the same one the asset gets as a
+/// `FolderLibrary` names its assets this way. The UUID is the same one the asset gets as a
 /// ``LocalIdentifier`` once it is indexed, so stored legacy URLs can be migrated.
 public struct LegacyAssetURL: Sendable, Hashable, CustomStringConvertible {
     /// The asset's UUID, shared with its ``LocalIdentifier``.
@@ -10,6 +10,7 @@ public struct LegacyAssetURL: Sendable, Hashable, CustomStringConvertible {
     /// The file extension, upper-cased as AssetsLibrary wrote it (`JPG`, `PNG`, `MOV`).
     public let fileExtension: String
 
+    /// The URL of the asset with `uuid` whose file has `fileExtension` (upper-cased here).
     public init(uuid: UUID, fileExtension: String) {
         self.uuid = uuid
         self.fileExtension = fileExtension.uppercased()

@@ -5,6 +5,7 @@ public struct LocalIdentifier: Sendable, Hashable, CustomStringConvertible {
     /// The asset's UUID, shared with its ``LegacyAssetURL``.
     public let uuid: UUID
 
+    /// The local identifier of the asset with `uuid`.
     public init(uuid: UUID) {
         self.uuid = uuid
     }
@@ -17,6 +18,7 @@ public struct LocalIdentifier: Sendable, Hashable, CustomStringConvertible {
         self.init(uuid: uuid)
     }
 
+    /// The identifier's text form, `UUID/L0/001`.
     public var description: String { "\(uuid.uuidString)/L0/001" }
 
     /// The legacy URL an AssetsLibrary-era client stored for this asset.

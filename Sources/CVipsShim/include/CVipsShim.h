@@ -108,18 +108,6 @@ int cvips_small_jpeg_upright(const void *jpeg, size_t length, int orientation, i
                              void **out, size_t *out_length, int *out_width, int *out_height);
 void cvips_small_jpeg_free(void *buffer);
 
-/// A thumbnail of the JPEG at `path`, decoded by libjpeg at 1/`factor` scale (2, 4 or 8; fast
-/// DCT and upsampling when `fast`), reduced with a Lanczos-3 filter to fit (crop = 0) or fill
-/// (crop = 1, centre) width x height, never enlarged, and turned upright for EXIF
-/// `orientation`: 8-bit sRGB or grey. Fast decodes at 1/8 use our DC-only decoder instead of
-/// libjpeg when it takes the file (the same 1/8 image, sooner). Its size and crop are laid out
-/// as libvips lays out a thumbnail of the image loaded at 1/`layout_factor` (libvips rounds
-/// scaled sizes down), so a fast decode at a coarser factor keeps the exact answer's geometry.
-/// Fails (with a libvips error) for CMYK/YCCK files and data libjpeg warns about, which the
-/// caller then decodes with libvips.
-int cvips_jpeg_thumbnail(const char *path, int factor, int layout_factor, int fast, int orientation,
-                         int width, int height, int crop, VipsImage **out);
-
 /// The whole JPEG at `path` at 1/8 scale, decoded as a fast thumbnail at that scale decodes
 /// it: by the DC decoder (`dc_decoder` = 1; returns 1, with no pixels, for a file it leaves to
 /// libjpeg) or by libjpeg-turbo with the same settings (0: fast DCT, plain upsampling). 8-bit
@@ -129,7 +117,6 @@ int cvips_jpeg_eighth_scale(const char *path, int dc_decoder, void **pixels, siz
 
 int cvips_image_width(const VipsImage *image);
 int cvips_image_height(const VipsImage *image);
-int cvips_image_bands(const VipsImage *image);
 
 void cvips_unref(VipsImage *image);
 void cvips_free(void *memory);

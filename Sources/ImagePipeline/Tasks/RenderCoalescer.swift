@@ -47,9 +47,6 @@ actor RenderCoalescer {
     /// caller has joined the work before they let it finish.
     func waiterCount(for key: ImageCacheKey) -> Int { flights[key]?.waiters.count ?? 0 }
 
-    /// Whether work for `key` is under way.
-    func isInFlight(_ key: ImageCacheKey) -> Bool { flights[key] != nil }
-
     private func finish(_ key: ImageCacheKey, with outcome: Result<ImageResult, Error>) {
         guard let flight = flights.removeValue(forKey: key) else { return }
         for continuation in flight.waiters.values { continuation.resume(with: outcome) }

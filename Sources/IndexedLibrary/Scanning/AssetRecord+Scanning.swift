@@ -17,13 +17,13 @@ extension AssetRecord {
     /// Takes what was read from a new version of the file; identity, place and the person's
     /// marks (favourite, hidden, deleted, albums) stay.
     mutating func refresh(from original: StoredOriginal, metadata: MediaMetadata, fingerprint: String) {
-        let recorded = metadata.creationDate
+        let creation = metadata.creation(fileModificationDate: original.modificationDate)
         mediaType = metadata.mediaType.databaseCode
         pixelWidth = metadata.pixelSize.width
         pixelHeight = metadata.pixelSize.height
-        creationDate = (recorded ?? original.modificationDate).timeIntervalSince1970
-        timeZoneOffset = recorded == nil ? nil : metadata.timeZoneOffset
-        creationDateSource = recorded == nil ? .fileModificationDate : (metadata.mediaType == .photo ? .exif : .container)
+        creationDate = creation.date.timeIntervalSince1970
+        timeZoneOffset = creation.timeZoneOffset
+        creationDateSource = creation.source
         modificationTime = original.modificationTime
         byteSize = original.byteSize
         duration = metadata.duration

@@ -1,3 +1,4 @@
+import AssetsKit
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -174,7 +175,6 @@ final class WatchLoop {
         guard let deadline else { return -1 }
         let left = deadline - .now
         guard left > .zero else { return 0 }
-        let (seconds, attoseconds) = left.components
-        return Int32(clamping: seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        return Int32(clamping: Int64(left.milliseconds.rounded(.up)))
     }
 }

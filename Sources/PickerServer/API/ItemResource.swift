@@ -25,9 +25,4 @@ struct ItemResource: Encodable, Sendable {
         byteSize = asset.byteSize
         duration = asset.duration
     }
-
-    /// The UUID an item identifier in a path names, or `nil` for anything that is not one.
-    static func uuid(fromPathComponent component: String) -> UUID? {
-        UUID(canonical: component)
-    }
 }

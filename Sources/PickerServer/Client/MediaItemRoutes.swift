@@ -63,7 +63,7 @@ struct MediaItemRoutes: Sendable {
                                 lastSegment: try context.parameters.require("last")),
               expiries.honours(url, at: state.sessions.currentTime),
               let session = state.sessions.session(url.sessionID),
-              let uuid = ItemResource.uuid(fromPathComponent: url.itemID),
+              let uuid = UUID(canonical: url.itemID),
               let picked = session.pickedItem(uuid), let asset = try await state.stillPickable([picked]).first else {
             throw APIError.notFound
         }

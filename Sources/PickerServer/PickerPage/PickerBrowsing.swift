@@ -34,7 +34,7 @@ struct PickerBrowsing: Sendable {
             let session = try await grant(context).session
             let body = try await JSONResponse.decode(PrefetchRequest.self, from: request, limit: 64 << 10)
             if let refusal = PrefetchLimits.refusal(of: body) { throw APIError.badParameter(refusal) }
-            let assets = try await state.visibleAssets(body.ids.compactMap(ItemResource.uuid(fromPathComponent:)), session: session)
+            let assets = try await state.visibleAssets(body.ids.compactMap { UUID(canonical: $0) }, session: session)
             let request = ImageRequest(targetSize: PixelSize(width: body.w, height: body.h), contentMode: body.mode ?? .fill,
                                        deliveryMode: .highQualityFormat, format: .jpeg, quality: 80)
             await state.prefetches.start(assets, request: request, session: session.id, on: state.library) { state.sessions.session($0) != nil }
@@ -99,7 +99,7 @@ struct PickerBrowsing: Sendable {
 
     /// The asset a picker path names, when the session may show it; 404 otherwise.
     private func visibleAsset(_ context: BasicRequestContext, session: PickerSession) async throws -> Asset {
-        guard let uuid = ItemResource.uuid(fromPathComponent: try context.parameters.require("asset")),
+        guard let uuid = UUID(canonical: try context.parameters.require("asset")),
               let asset = try await state.visibleAssets([uuid], session: session).first else {
             throw APIError.notFound
         }

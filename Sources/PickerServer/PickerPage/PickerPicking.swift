@@ -15,13 +15,13 @@ struct PickerPicking: Sendable {
         }
         api.delete("selection/:asset") { _, context in
             let grant = try await grant(context)
-            guard let uuid = ItemResource.uuid(fromPathComponent: try context.parameters.require("asset")) else { throw APIError.notFound }
+            guard let uuid = UUID(canonical: try context.parameters.require("asset")) else { throw APIError.notFound }
             return try await selection { try state.sessions.unpick(uuid, session: grant.session.id, token: grant.token) }
         }
         api.put("selection") { request, context in
             let grant = try await grant(context)
             let body = try await JSONResponse.decode(SelectionRequest.self, from: request)
-            let parsed = body.ids.compactMap(ItemResource.uuid(fromPathComponent:))
+            let parsed = body.ids.compactMap { UUID(canonical: $0) }
             guard parsed.count == body.ids.count, body.ids.count <= PickerSessionSettings.maximumItemsRange.upperBound * 2 else {
                 throw APIError.badParameter("'ids' must be item identifiers (UUIDs) the picker listed.")
             }
@@ -37,7 +37,7 @@ struct PickerPicking: Sendable {
     }
 
     private func asset(_ context: BasicRequestContext, session: PickerSession) async throws -> Asset {
-        guard let uuid = ItemResource.uuid(fromPathComponent: try context.parameters.require("asset")),
+        guard let uuid = UUID(canonical: try context.parameters.require("asset")),
               let asset = try await state.pickableAssets([uuid], session: session).first else {
             throw APIError.notFound
         }

@@ -1,3 +1,4 @@
+import AssetsKit
 import Foundation
 import Synchronization
 
