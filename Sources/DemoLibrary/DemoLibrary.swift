@@ -15,9 +15,7 @@ public enum DemoLibrary {
         if let path = environment["ASSETS_PICKER_DEMO_LIBRARY"], !path.isEmpty {
             return URL(fileURLWithPath: path, isDirectory: true)
         }
-        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share", isDirectory: true)
-        return data.appendingPathComponent("assets-picker/demo-library", isDirectory: true)
+        return UserFolders.data(environment: environment).appendingPathComponent("demo-library", isDirectory: true)
     }
 
     /// The demo library's folder, made first if it is missing or out of date. The library is

@@ -1,3 +1,4 @@
+import AssetsKit
 import Foundation
 import ImagePipeline
 
@@ -17,9 +18,7 @@ public enum IndexLocation {
     /// The data folder of AssetsPicker: `$XDG_DATA_HOME/assets-picker`, else
     /// `~/.local/share/assets-picker`.
     public static func dataFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share", isDirectory: true)
-        return base.appendingPathComponent("assets-picker", isDirectory: true)
+        UserFolders.data(environment: environment)
     }
 
     /// The index of the library at `root` when none is named:

@@ -66,10 +66,7 @@ extension LibraryOptions {
     /// Renditions kept between runs in `$XDG_CACHE_HOME/assets-picker/renditions` (or
     /// `~/.cache/...`), up to 1 GiB; none when that folder cannot be made.
     static func diskCache() -> DiskImageCache? {
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
-        return try? DiskImageCache(directory: base.appendingPathComponent("assets-picker/renditions", isDirectory: true), byteLimit: 1 << 30)
+        try? DiskImageCache(directory: UserFolders.cache().appendingPathComponent("renditions", isDirectory: true), byteLimit: 1 << 30)
     }
 }
 

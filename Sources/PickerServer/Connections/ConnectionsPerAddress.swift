@@ -37,7 +37,8 @@ final class ConnectionsPerAddress: Sendable {
     }
 
     /// Answers a refused connection once it is active, then closes it; what it sends is never read.
-    final class Refusal: ChannelInboundHandler, RemovableChannelHandler {
+    /// It holds nothing mutable, so it may be made off the channel's event loop and handed to it.
+    final class Refusal: ChannelInboundHandler, RemovableChannelHandler, Sendable {
         typealias InboundIn = ByteBuffer
         private let response: String
 
