@@ -77,7 +77,7 @@ let package = Package(
         .target(
             name: "PickerServer",
             dependencies: [
-                "AssetsKit", "ImageMetadata", "ImagePipeline", "MediaProbing", "IndexedLibrary", "PickerSessions",
+                "AssetsKit", "ImageMetadata", "ImagePipeline", "MediaProbing", "PickerSessions",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -95,7 +95,7 @@ let package = Package(
         .executableTarget(
             name: "assets-picker",
             dependencies: [
-                "AssetsKit", "ImagePipeline", "MediaProbing", "LibraryFolders", "FolderLibrary", "IndexedLibrary", "LibraryOpening", "DemoLibrary",
+                "AssetsKit", "ImagePipeline", "MediaProbing", "LibraryFolders", "LibraryOpening", "DemoLibrary",
                 "AssetExport", "PickerSessions", "PickerServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

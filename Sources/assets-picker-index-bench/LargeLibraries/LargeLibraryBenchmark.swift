@@ -48,12 +48,12 @@ struct LargeLibraryBenchmark {
                 addMemory(warm, label: "[\(label)] folder, warm", into: &table)
             }
 
-            for backend in ["indexed", "folder"] where backend == "indexed" || cold != nil {
-                let http = try await HTTPFirstScreen(binary: binary, library: library.root, backend: backend, index: index,
-                                                     dataHome: backend == "folder" ? folderData : freshDataHome()).run()
-                let target: Double = backend == "indexed" ? 30 : 50
-                table.atMost("[\(label)] HTTP \(backend): /api/albums + first page, server just started", milliseconds: http.first, target: target)
-                table.atMost("[\(label)] HTTP \(backend): /api/albums + first page (median of 9)", milliseconds: http.warm, target: target)
+            for backend in [LibraryBackend.indexed, .folder] where backend == .indexed || cold != nil {
+                let http = try await HTTPFirstScreen(binary: binary, library: library.root, backend: backend.rawValue, index: index,
+                                                     dataHome: backend == .folder ? folderData : freshDataHome()).run()
+                let target: Double = backend == .indexed ? 30 : 50
+                table.atMost("[\(label)] HTTP \(backend.rawValue): /api/albums + first page, server just started", milliseconds: http.first, target: target)
+                table.atMost("[\(label)] HTTP \(backend.rawValue): /api/albums + first page (median of 9)", milliseconds: http.warm, target: target)
             }
         }
     }
