@@ -272,7 +272,8 @@ def thumbnail_bytes(server, picker_uri, box):
 
 def first_screen_case(arguments, variant, library, viewport, floor_nginx, floor_root, workdir):
     """One library on one screen: ours cold (a new server, empty rendition cache, a new browser),
-    ours warm (more new browsers, same server), then the static floor (new browsers, nginx)."""
+    ours warm (more new browsers, same server, once the cells' final thumbnails are rendered),
+    then the static floor (new browsers, nginx)."""
     import floor_page
     import grid_first_screen as grid
     folder, index, summary = library
@@ -283,16 +284,16 @@ def first_screen_case(arguments, variant, library, viewport, floor_nginx, floor_
     log(f"first screen, {variant}, {viewport[0]}: ours cold, then {arguments.warm_runs} warm")
     server = Server(arguments.binary, run, library=folder, index=run / "library.sqlite")
     try:
-        cold = grid.first_screen(server.new_session()["pickerUri"], server.cookie, viewport)
-        warm = [grid.first_screen(server.new_session()["pickerUri"], server.cookie, viewport, cells=True)
-                for _ in range(arguments.warm_runs)]
-        boxes = warm[-1]["cellBoxes"]
+        cold = grid.first_screen(server.new_session()["pickerUri"], server.cookie, viewport, cells=True)
+        boxes = cold.pop("cellBoxes")
+        # The final thumbnails of the cells shown: what the cold browser's sharpening leaves on the
+        # server when it stays open (it quits at the mark here), and the floor's files.
         picker_uri = server.new_session()["pickerUri"]
         thumbnails = [thumbnail_bytes(server, picker_uri, box) for box in boxes]
+        warm = [grid.first_screen(server.new_session()["pickerUri"], server.cookie, viewport)
+                for _ in range(arguments.warm_runs)]
     finally:
         server.stop()
-    for result in warm:
-        result.pop("cellBoxes")
     page = floor_page.write_page(floor_root, slug, boxes, thumbnails)
     log(f"first screen, {variant}, {viewport[0]}: the nginx floor, {arguments.floor_runs} runs")
     floor = [floor_page.first_screen(floor_nginx.base + page, viewport) for _ in range(arguments.floor_runs)]
@@ -355,12 +356,13 @@ def table(report):
                          mark(case["warmRatio"], screens_["warmTarget"])))
         lines += markdown(rows) + [""]
         lines.append("Where ours spends it: ms after the click when the album's API answers ended, the first image "
-                     "request started, the last image answer ended, and every cell showed its image (warm: the last run).")
+                     "request started, the last image answer ended, and every cell showed its image (warm: the last run; "
+                     "API -: none after the click, the page had the album's first page already).")
         lines.append("")
         rows = [("newest 120", "screen", "run", "API done", "first image asked", "last image arrived", "all shown")]
         for case in screens_["cases"]:
             for name, run in (("cold", case["cold"]), ("warm", case["warm"][-1])):
-                rows.append((case["library"], case["screen"], name, str(run["apiDoneMs"]), str(run["firstImageStartMs"]),
+                rows.append((case["library"], case["screen"], name, str(run["apiDoneMs"] or "-"), str(run["firstImageStartMs"]),
                              str(run["lastImageEndMs"]), f"{run['fromClickMs']:.0f}"))
         lines += markdown(rows) + [""]
     http_ = report.get("thumbnails")
