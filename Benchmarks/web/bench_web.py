@@ -1,17 +1,24 @@
 #!/usr/bin/env python3
 """The picker server's web targets, measured in one run and printed side by side.
 
-1. The grid's first screen in headless Chromium on a fresh demo library whose rendition cache
-   is empty (cold), then the same page reloaded (warm). Target: warm <= 150 ms to all painted.
-2. Warm thumbnails over HTTP: the first 60 assets of All Photos rendered once at 256x256 (fill,
-   JPEG, quality 80) through the picker page's API, then wrk against our server and against
-   nginx serving those very bytes from disk. Target: ours >= 0.7x nginx's requests per second.
-   For reference, wrk also asks our server for the page's stylesheet, which Hummingbird's router
-   answers from memory with no library work: what a request costs when it does not take the
-   thumbnails' event-loop fast path (RenditionFastPath).
+1. The first screen of All Photos at 100,000 assets (web_library.py: the newest 120 are real
+   12-MP photos, JPEGs with and without an EXIF thumbnail, HEIC, or a mix), in headless Chromium
+   at 1280x900 and at 390x844 with a device pixel ratio of 3: ms from the album click until every
+   visible cell shows an image, ours cold (server just started, empty rendition cache, new
+   browser) and warm (new browsers, same server), against the floor: the same thumbnails as
+   static files behind nginx, in the same boxes (floor_page.py). Targets: cold <= 2.0x, warm
+   <= 1.0x the floor.
+2. Warm thumbnails over HTTP: the first 60 assets of the demo library's All Photos rendered once
+   at 256x256 (fill, JPEG, quality 80) through the picker page's API, then wrk against our server
+   and against nginx serving those very bytes from disk. Target: ours >= 0.9x nginx's requests
+   per second. For reference, wrk also asks our server for the page's stylesheet, which
+   Hummingbird's router answers from memory with no library work: what a request costs when it
+   does not take the thumbnails' event-loop fast path (RenditionFastPath).
 
 Run by scripts/bench-web.sh (which installs nginx, wrk, chromium, selenium and builds the
-release binary):  python3 Benchmarks/web/bench_web.py --binary PATH [--runs 3] [--json]
+release binaries):  python3 Benchmarks/web/bench_web.py --binary PATH [--libraries mix]
+[--screens desktop,phone] [--skip-browser|--skip-http] [--json]. The libraries are kept in
+$TMPDIR/assets-picker-bench-web for later runs.
 """
 
 import argparse
@@ -37,8 +44,9 @@ sys.dont_write_bytecode = True  # no __pycache__ beside the sources
 
 THUMBNAIL_QUERY = "w=256&h=256&mode=fill&format=jpeg&quality=80"
 ASSET_COUNT = 60
-THROUGHPUT_TARGET = 0.7
-WARM_GRID_TARGET_MS = 150
+THROUGHPUT_TARGET = 0.9
+COLD_TARGET = 2.0  # ours cold / the nginx floor, at most
+WARM_TARGET = 1.0  # ours warm / the nginx floor, at most
 
 
 def log(message):
@@ -63,16 +71,19 @@ def http(method, url, key=None, body=None, headers=None):
 
 
 class Server:
-    """`assets-picker serve --json` on its own copy of the demo library, its index and an empty rendition cache."""
+    """`assets-picker serve --json` with an empty rendition cache in `workdir`: on its own copy of
+    the demo library and its index, or on `library` with the index `index` (not watched)."""
 
-    def __init__(self, binary, workdir):
+    def __init__(self, binary, workdir, library=None, index=None):
         self.key = secrets.token_hex(24)
+        workdir.mkdir(parents=True, exist_ok=True)
         self.log_path = workdir / "server.log"
         environment = dict(os.environ, ASSETS_PICKER_DEMO_LIBRARY=str(workdir / "demo"),
                            XDG_CACHE_HOME=str(workdir / "cache"), XDG_DATA_HOME=str(workdir / "data"),
                            ASSETS_PICKER_CLIENT_KEY=self.key)
+        library_arguments = ["--library", str(library), "--index", str(index), "--no-watch"] if library else []
         self.process = subprocess.Popen(
-            [binary, "serve", "--port", "0", "--json", "--log-level", "warning"],
+            [binary, "serve", "--port", "0", "--json", "--log-level", "warning", *library_arguments],
             stdout=subprocess.PIPE, stderr=open(self.log_path, "wb"), env=environment)
         line = self.process.stdout.readline()  # printed once it listens (after making the demo library)
         if not line:
@@ -100,9 +111,8 @@ class Server:
 class Nginx:
     """nginx on a loopback port, serving one folder with its own configuration."""
 
-    def __init__(self, root, workdir):
+    def __init__(self, root, prefix):
         self.port = free_port()
-        prefix = workdir / "nginx"
         prefix.mkdir()
         config = prefix / "nginx.conf"
         user = "user root;\n" if os.geteuid() == 0 else ""  # workers must read the files in our temp folder
@@ -119,7 +129,7 @@ http {{
     open_file_cache_valid 60s;
     keepalive_requests 1000000;
     keepalive_timeout 75s;
-    types {{ image/jpeg jpg; }}
+    types {{ image/jpeg jpg; text/html html; }}
     client_body_temp_path {prefix}/body;
     proxy_temp_path {prefix}/proxy;
     fastcgi_temp_path {prefix}/fastcgi;
@@ -207,7 +217,7 @@ def throughput(server, nginx_root, workdir, arguments):
     static_path = static_file_path(server)
     if static_path:
         (workdir / "static-paths.txt").write_text(static_path + "\n")
-    nginx = Nginx(nginx_root, workdir)
+    nginx = Nginx(nginx_root, workdir / "nginx")
     try:
         same = http("GET", nginx.base + nginx_paths[0]) == http("GET", server.base + server_paths[0], headers=server.person)
         if not same:
@@ -246,68 +256,154 @@ def throughput(server, nginx_root, workdir, arguments):
     }
 
 
-def grid_first_screen(server, warm_runs):
-    import grid_first_screen as grid  # needs selenium; imported here so --help works without it
-    session = server.new_session()
-    result = grid.measure(session["pickerUri"], server.cookie, warm_runs)
-    result["warmMedianFromClickMs"] = statistics.median(r["fromClickMs"] for r in result["warm"])
-    result["warmMedianFromNavigationMs"] = statistics.median(r["fromNavigationMs"] for r in result["warm"])
-    result["warmTargetMs"] = WARM_GRID_TARGET_MS
-    return result
+def screens(names):
+    import grid_first_screen as grid
+    known = {"desktop": grid.DESKTOP, "phone": grid.PHONE}
+    return [known[name] for name in names.split(",")]
+
+
+def thumbnail_bytes(server, picker_uri, box):
+    """The final rendition the grid shows in `box` (delivery=high at the cell's device pixels)."""
+    path = urllib.parse.urlparse(picker_uri).path
+    query = urllib.parse.urlencode({"w": box["px"], "h": box["px"], "mode": "fill", "format": "jpeg", "delivery": "high"})
+    return http("GET", f"{server.base}{path}api/assets/{urllib.parse.quote(box['assetId'], safe='')}/image?{query}",
+                headers=server.person)
+
+
+def first_screen_case(arguments, variant, library, viewport, floor_nginx, floor_root, workdir):
+    """One library on one screen: ours cold (a new server, empty rendition cache, a new browser),
+    ours warm (more new browsers, same server, once the cells' final thumbnails are rendered),
+    then the static floor (new browsers, nginx)."""
+    import floor_page
+    import grid_first_screen as grid
+    folder, index, summary = library
+    slug = f"{variant}-{viewport[0].split()[0]}"
+    run = workdir / slug
+    run.mkdir()
+    shutil.copyfile(index, run / "library.sqlite")  # the kept index stays as made
+    log(f"first screen, {variant}, {viewport[0]}: ours cold, then {arguments.warm_runs} warm")
+    server = Server(arguments.binary, run, library=folder, index=run / "library.sqlite")
+    try:
+        cold = grid.first_screen(server.new_session()["pickerUri"], server.cookie, viewport, cells=True)
+        boxes = cold.pop("cellBoxes")
+        # The final thumbnails of the cells shown: what the cold browser's sharpening leaves on the
+        # server when it stays open (it quits at the mark here), and the floor's files.
+        picker_uri = server.new_session()["pickerUri"]
+        thumbnails = [thumbnail_bytes(server, picker_uri, box) for box in boxes]
+        warm = [grid.first_screen(server.new_session()["pickerUri"], server.cookie, viewport)
+                for _ in range(arguments.warm_runs)]
+    finally:
+        server.stop()
+    page = floor_page.write_page(floor_root, slug, boxes, thumbnails)
+    log(f"first screen, {variant}, {viewport[0]}: the nginx floor, {arguments.floor_runs} runs")
+    floor = [floor_page.first_screen(floor_nginx.base + page, viewport) for _ in range(arguments.floor_runs)]
+    floor_ms = statistics.median(r["fromClickMs"] for r in floor)
+    warm_ms = statistics.median(r["fromClickMs"] for r in warm)
+    log(f"first screen, {variant}, {viewport[0]}: floor {floor_ms:.0f} ms, ours cold {cold['fromClickMs']:.0f} ms, "
+        f"warm {warm_ms:.0f} ms")
+    return {"library": variant, "files": summary["files"], "assets": summary["assets"], "screen": viewport[0],
+            "cells": cold["cells"], "thumbnailBytes": round(statistics.mean(len(t) for t in thumbnails)),
+            "floorMs": floor_ms, "coldMs": cold["fromClickMs"], "warmMs": warm_ms,
+            "coldRatio": round(cold["fromClickMs"] / floor_ms, 2), "warmRatio": round(warm_ms / floor_ms, 2),
+            "cold": cold, "warm": warm, "floor": floor}
+
+
+def first_screens(arguments, workdir):
+    """The first screen of All Photos at 100,000 assets, every library on every screen."""
+    import web_library
+    floor_root = workdir / "floor"
+    floor_root.mkdir()
+    nginx = Nginx(floor_root, workdir / "nginx-floor")
+    cases = []
+    try:
+        for variant in arguments.libraries.split(","):
+            library = web_library.prepare(variant, arguments.binary, arguments.bench_binary)
+            for viewport in screens(arguments.screens):
+                cases.append(first_screen_case(arguments, variant, library, viewport, nginx, floor_root, workdir))
+    finally:
+        nginx.stop()
+    return {"cases": cases, "coldTarget": COLD_TARGET, "warmTarget": WARM_TARGET,
+            "warmRuns": arguments.warm_runs, "floorRuns": arguments.floor_runs}
+
+
+def markdown(rows):
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = ["| " + " | ".join(cell.ljust(width) for cell, width in zip(row, widths)) + " |" for row in rows]
+    lines.insert(1, "|" + "|".join("-" * (width + 2) for width in widths) + "|")
+    return lines
+
+
+def mark(ratio, target, at_least=False):
+    ok = ratio >= target if at_least else ratio <= target
+    return f"{ratio:.2f}x" + ("" if ok else " MISSED")
 
 
 def table(report):
-    grid, http_ = report.get("gridFirstScreen"), report.get("thumbnails")
-    rows = [("measure", "assets-picker", "nginx", "ratio / target")]
+    """The results as Markdown tables (ready for the README and docs/PERFORMANCE.md)."""
+    lines = [f"AssetsPicker web benchmarks ({report['cores']} cores; {report['when']})", ""]
+    screens_ = report.get("firstScreen")
+    if screens_:
+        lines.append(f"First screen of All Photos at {screens_['cases'][0]['assets']:,} assets, ms from the album click "
+                     f"until every visible cell shows an image (cold: new server, empty rendition cache; warm: median "
+                     f"of {screens_['warmRuns']} new browsers, same server; floor: the same thumbnails behind nginx, "
+                     f"same boxes, median of {screens_['floorRuns']}). Targets: cold <= {screens_['coldTarget']:.1f}x, "
+                     f"warm <= {screens_['warmTarget']:.1f}x the floor.")
+        lines.append("")
+        rows = [("newest 120", "screen", "cells", "nginx floor", "ours cold", "cold / floor", "ours warm", "warm / floor")]
+        for case in screens_["cases"]:
+            rows.append((case["library"], case["screen"], str(case["cells"]), f"{case['floorMs']:.0f}", f"{case['coldMs']:.0f}",
+                         mark(case["coldRatio"], screens_["coldTarget"]), f"{case['warmMs']:.0f}",
+                         mark(case["warmRatio"], screens_["warmTarget"])))
+        lines += markdown(rows) + [""]
+        lines.append("Where ours spends it: ms after the click when the album's API answers ended, the first image "
+                     "request started, the last image answer ended, and every cell showed its image (warm: the last run; "
+                     "API -: none after the click, the page had the album's first page already).")
+        lines.append("")
+        rows = [("newest 120", "screen", "run", "API done", "first image asked", "last image arrived", "all shown")]
+        for case in screens_["cases"]:
+            for name, run in (("cold", case["cold"]), ("warm", case["warm"][-1])):
+                rows.append((case["library"], case["screen"], name, str(run["apiDoneMs"] or "-"), str(run["firstImageStartMs"]),
+                             str(run["lastImageEndMs"]), f"{run['fromClickMs']:.0f}"))
+        lines += markdown(rows) + [""]
+    http_ = report.get("thumbnails")
     if http_:
-        ok = "ok" if http_["ratio"] >= http_["target"] else "MISSED"
-        rows.append((f"warm 256x256 thumbnails, req/s (median of {http_['wrk']['runs']})",
-                     f"{http_['assetsPicker']['medianRequestsPerSecond']:,}",
+        lines.append(f"Warm 256x256 thumbnails over HTTP ({report['library']}): wrk -t{http_['wrk']['threads']} "
+                     f"-c{http_['wrk']['connections']} -d{http_['wrk']['duration']} rotating through {http_['files']} "
+                     f"files of {http_['meanFileBytes']:,} bytes on average, median of {http_['wrk']['runs']} runs; "
+                     f"nginx: 2 workers, sendfile, open_file_cache, access_log off.")
+        lines.append("")
+        rows = [("req/s", "assets-picker", "nginx", "ratio (target)")]
+        rows.append(("thumbnails", f"{http_['assetsPicker']['medianRequestsPerSecond']:,}",
                      f"{http_['nginx']['medianRequestsPerSecond']:,}",
-                     f"{http_['ratio']:.2f}x (>= {http_['target']:.1f}x {ok})"))
+                     f"{mark(http_['ratio'], http_['target'], at_least=True)} (>= {http_['target']:.1f}x)"))
         reference = http_.get("staticFileReference")
         if reference:
-            rows.append((f"reference: {reference['path']} ({reference['bytes']:,} bytes), req/s",
-                         f"{reference['medianRequestsPerSecond']:,}", "", "through the router, no library work"))
-    if grid:
-        cold, cells = grid["cold"], grid["cold"]["cells"]
-        rows.append((f"grid first screen, cold, ms from click ({cells} cells on screen)", f"{cold['fromClickMs']:.0f}", "",
-                     "reported"))
-        rows.append(("grid first screen, cold, ms from navigation start", f"{cold['fromNavigationMs']:.0f}", "", ""))
-        ok = "ok" if grid["warmMedianFromClickMs"] <= grid["warmTargetMs"] else "MISSED"
-        rows.append((f"grid first screen, warm, ms from click (median of {len(grid['warm'])})",
-                     f"{grid['warmMedianFromClickMs']:.0f}", "", f"<= {grid['warmTargetMs']} ms {ok}"))
-        rows.append(("grid first screen, warm, ms from navigation start", f"{grid['warmMedianFromNavigationMs']:.0f}",
-                     "", ""))
-        last = grid["warm"][-1]
-        rows.append(("grid first screen, warm: image requests (from browser cache)",
-                     f"{last['imageRequests']} ({last['imageRequestsFromBrowserCache']})", "", ""))
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
-    lines = [f"AssetsPicker web benchmarks ({report['library']}; {report['cores']} cores; "
-             f"{report['when']})"]
-    for number, row in enumerate(rows):
-        lines.append("  ".join([row[0].ljust(widths[0])] + [row[i].rjust(widths[i]) for i in (1, 2)] + [row[3]]).rstrip())
-        if number == 0:
-            lines.append("-" * len(lines[-1]))
-    if http_:
-        lines.append(f"wrk -t{http_['wrk']['threads']} -c{http_['wrk']['connections']} -d{http_['wrk']['duration']} "
-                     f"rotating through {http_['files']} files of {http_['meanFileBytes']:,} bytes on average; "
-                     f"nginx: 2 workers, sendfile, open_file_cache, access_log off")
+            rows.append((f"reference: {reference['path']}", f"{reference['medianRequestsPerSecond']:,}", "",
+                         "through the router, no library work"))
+        lines += markdown(rows)
     return "\n".join(lines)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--binary", required=True, help="the assets-picker binary (a release build)")
+    parser.add_argument("--bench-binary", help="assets-picker-bench, which makes the 12-MP photos "
+                        "(default: the one beside --binary)")
+    parser.add_argument("--libraries", default="jpeg-half-exif,jpeg-exif,jpeg-plain,heic,mix",
+                        help="the first screen's libraries (web_library.VARIANTS), comma-separated")
+    parser.add_argument("--screens", default="desktop,phone", help="desktop (1280x900), phone (390x844 at 3x)")
+    parser.add_argument("--warm-runs", type=int, default=3, help="new browsers on the warm server; the median counts")
+    parser.add_argument("--floor-runs", type=int, default=3, help="new browsers on the nginx floor; the median counts")
     parser.add_argument("--runs", type=int, default=3, help="wrk runs per server; the median counts")
     parser.add_argument("--duration", default="10s", help="each wrk run's length")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--connections", type=int, default=32)
-    parser.add_argument("--warm-runs", type=int, default=3, help="warm grid openings; the median counts")
     parser.add_argument("--skip-browser", action="store_true", help="only the HTTP throughput")
     parser.add_argument("--skip-http", action="store_true", help="only the grid's first screen")
     parser.add_argument("--json", action="store_true", help="print the results as one JSON document")
     arguments = parser.parse_args()
+    arguments.binary = str(Path(arguments.binary).resolve())
+    arguments.bench_binary = Path(arguments.bench_binary or Path(arguments.binary).parent / "assets-picker-bench")
 
     workdir = Path(tempfile.mkdtemp(prefix="assets-picker-bench-web."))
     os.chmod(workdir, 0o755)  # nginx's workers read the thumbnails from here
@@ -315,15 +411,14 @@ def main():
               "library": "demo library"}
     server = None
     try:
-        log(f"starting the server on a new demo library in {workdir}")
-        server = Server(arguments.binary, workdir)
         if not arguments.skip_browser:
-            log("the grid's first screen in headless Chromium (cold, then warm)")
-            report["gridFirstScreen"] = grid_first_screen(server, arguments.warm_runs)
-        albums = json.loads(http("GET", server.base + urllib.parse.urlparse(server.new_session()["pickerUri"]).path
-                                 + "api/albums", headers=server.person))["albums"]
-        report["library"] = f"demo library, {albums[0]['count']} items in {albums[0]['title']}"
+            report["firstScreen"] = first_screens(arguments, workdir)
         if not arguments.skip_http:
+            log(f"starting the server on a new demo library in {workdir}")
+            server = Server(arguments.binary, workdir / "demo-server")
+            albums = json.loads(http("GET", server.base + urllib.parse.urlparse(server.new_session()["pickerUri"]).path
+                                     + "api/albums", headers=server.person))["albums"]
+            report["library"] = f"demo library, {albums[0]['count']} items in {albums[0]['title']}"
             log("warm thumbnails over HTTP: assets-picker and nginx")
             report["thumbnails"] = throughput(server, workdir / "www", workdir, arguments)
     finally:

@@ -1,9 +1,11 @@
-"""The grid's first screen in headless Chromium: from the album click to every thumbnail painted.
+"""The grid's first screen in headless Chromium: from the album click to every thumbnail shown.
 
 The picker page marks `performance.mark("grid-first-screen")` once every cell of the grid's
 first viewport has its thumbnail loaded and decoded, and sets `data-grid-ready="true"` on <html>
-(the DOM contract's timing hook). This module opens a picker page, clicks All Photos and reads
-that mark: relative to the page's navigation start and to the click.
+(the DOM contract's timing hook). `first_screen` opens a picker page in a new browser (nothing
+cached) at a given viewport and device pixel ratio, clicks All Photos and reads that mark
+relative to the click, with the requests made until then; floor_page.py reads a static page the
+same way.
 """
 
 import shutil
@@ -32,13 +34,19 @@ READ_MARK = """
 """
 
 
-# The image requests since the click, up to the mark: how many, and how many the browser's cache
-# answered (no bytes over the network).
-IMAGE_REQUESTS = """
+# The requests since the click, up to the mark: how many images, how many of them the browser's
+# cache answered (no bytes over the network), and when (ms after the click) the first API answer
+# ended, the first image request started and the last image answer ended: where the time went.
+REQUESTS = """
     const [clicked, mark] = arguments;
-    const requests = performance.getEntriesByType('resource')
-        .filter(r => r.name.includes('/image?') && r.startTime >= clicked && r.startTime <= mark);
-    return [requests.length, requests.filter(r => r.transferSize === 0).length];
+    const since = performance.getEntriesByType('resource').filter(r => r.startTime >= clicked && r.startTime <= mark);
+    const images = since.filter(r => r.name.includes('/image?'));
+    const api = since.filter(r => !r.name.includes('/image?') && r.name.includes('/api/'));
+    const after = (values) => values.length ? Math.round(Math.max(...values) - clicked) : null;
+    return {imageRequests: images.length, imageRequestsFromBrowserCache: images.filter(r => r.transferSize === 0).length,
+            apiDoneMs: after(api.map(r => r.responseEnd)),
+            firstImageStartMs: images.length ? Math.round(Math.min(...images.map(r => r.startTime)) - clicked) : null,
+            lastImageEndMs: after(images.map(r => r.responseEnd))};
 """
 
 # The cells of the first screen: those inside the viewport.
@@ -50,18 +58,39 @@ VISIBLE_CELLS = """
 """
 
 
-def make_driver(width=1280, height=860):
+# The cells of the first screen with their boxes (CSS pixels, relative to the viewport) and
+# their asset ids: what the static floor page (floor_page.py) lays out in the same places.
+VISIBLE_CELL_BOXES = """
+    return [...document.querySelectorAll('#grid .cell[data-asset-id]')].map(cell => {
+        const box = cell.getBoundingClientRect();
+        return {assetId: cell.dataset.assetId, left: box.left, top: box.top, width: box.width, height: box.height,
+                px: Number(cell.querySelector('img.thumb')?.dataset.px || 0)};
+    }).filter(b => b.top + b.height > 0 && b.top < innerHeight && b.left + b.width > 0 && b.left < innerWidth);
+"""
+
+# The screens measured: (name, CSS width, CSS height, device pixel ratio).
+DESKTOP = ("desktop 1280x900", 1280, 900, 1)
+PHONE = ("phone 390x844@3x", 390, 844, 3)
+
+
+def make_driver(viewport=DESKTOP):
+    """A new headless Chromium (its own profile: nothing cached) whose viewport is exactly
+    `viewport`'s CSS size at its device pixel ratio."""
+    _, width, height, ratio = viewport
     options = webdriver.ChromeOptions()
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                      f"--window-size={width},{height}", "--lang=en-US", "--force-device-scale-factor=1"):
         options.add_argument(argument)
     options.binary_location = shutil.which("chromium") or shutil.which("chromium-browser")
-    return webdriver.Chrome(options=options, service=Service(executable_path=shutil.which("chromedriver")))
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=shutil.which("chromedriver")))
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": ratio, "mobile": ratio > 1})
+    return driver
 
 
 def open_grid(driver, picker_uri):
     """Loads the picker page, opens All Photos and answers the mark's time from the navigation's
-    start and from the click, the cells on screen and the image requests made until the mark."""
+    start and from the click, the cells on screen and the requests made until the mark (REQUESTS)."""
     driver.get(picker_uri)
     wait = WebDriverWait(driver, WAIT_SECONDS, poll_frequency=0.02)
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#album-list button.album"))
@@ -73,24 +102,26 @@ def open_grid(driver, picker_uri):
     if mark is None:
         raise RuntimeError("the grid is ready but no 'grid-first-screen' performance mark was made")
     cells = driver.execute_script(VISIBLE_CELLS)
-    requests, cached = driver.execute_script(IMAGE_REQUESTS, clicked, mark)
     return {"fromNavigationMs": round(mark, 1), "fromClickMs": round(mark - clicked, 1), "cells": cells,
-            "imageRequests": requests, "imageRequestsFromBrowserCache": cached}
+            **driver.execute_script(REQUESTS, clicked, mark)}
 
 
-def measure(picker_uri, cookie, warm_runs=3):
-    """The first grid opened in a new browser (cold), then `warm_runs` reloads of the same page.
-    `cookie` (`name=value`) is the person's signed-in browser cookie, given to the browser first.
+def sign_in(driver, picker_uri, cookie):
+    """Gives the browser the person's signed-in cookie (`name=value`) for the picker's origin."""
+    name, value = cookie.split("=", 1)
+    driver.get(picker_uri.split("/picker/")[0] + "/openapi.json")  # a page of the server's origin
+    driver.add_cookie({"name": name, "value": value, "path": "/", "httpOnly": True, "sameSite": "Strict"})
 
-    Answers {"cold": {...}, "warm": [{...}, ...]}, each as open_grid answers.
-    """
-    driver = make_driver()
+
+def first_screen(picker_uri, cookie, viewport, cells=False):
+    """All Photos opened once in a new browser: open_grid's answer, and with `cells` the boxes
+    of the cells on screen (VISIBLE_CELL_BOXES) under "cellBoxes"."""
+    driver = make_driver(viewport)
     try:
-        name, value = cookie.split("=", 1)
-        driver.get(picker_uri.split("/picker/")[0] + "/openapi.json")  # a page of the server's origin
-        driver.add_cookie({"name": name, "value": value, "path": "/", "httpOnly": True, "sameSite": "Strict"})
-        cold = open_grid(driver, picker_uri)
-        warm = [open_grid(driver, picker_uri) for _ in range(warm_runs)]
-        return {"cold": cold, "warm": warm}
+        sign_in(driver, picker_uri, cookie)
+        result = open_grid(driver, picker_uri)
+        if cells:
+            result["cellBoxes"] = driver.execute_script(VISIBLE_CELL_BOXES)
+        return result
     finally:
         driver.quit()

@@ -34,10 +34,10 @@ public final class CachingImageManager: Sendable {
     /// With ``DeliveryMode/opportunistic`` the stream first yields a degraded image — a smaller
     /// cached rendition or the embedded EXIF thumbnail — when one is at hand, and always ends
     /// with exactly one final image. ``DeliveryMode/highQualityFormat`` yields the final image
-    /// only; ``DeliveryMode/fastFormat`` yields one image, the quickest available (possibly
-    /// smaller, rendered with ``ResizeMode/fast`` when nothing is at hand). A cache hit is one
-    /// final image in every mode. Cancelling the consuming task stops delivery, and the work
-    /// too unless another request shares it.
+    /// only; ``DeliveryMode/fastFormat`` yields one image, the quickest available (a smaller
+    /// cached rendition, else the embedded thumbnail whatever its size, else one rendered with
+    /// ``ResizeMode/fast``). A cache hit is one final image in every mode. Cancelling the
+    /// consuming task stops delivery, and the work too unless another request shares it.
     ///
     /// A fill larger than the original is rendered as ``ImageRequest/bounded(byOriginal:)`` gives it.
     public func image(for source: ImageSourceFile, request: ImageRequest) -> AsyncThrowingStream<ImageResult, Error> {
@@ -67,7 +67,9 @@ public final class CachingImageManager: Sendable {
         case .highQualityFormat:
             yield(try await rendition(key, of: source, for: request, priority: .visible))
         case .fastFormat:
-            if var quick = quickImage(of: source, for: request) {
+            // The quickest answer: an embedded thumbnail even when it is larger than the target
+            // (a 160-pixel EXIF thumbnail for a 112-pixel cell), rather than a decode.
+            if var quick = quickImage(of: source, for: request, largerAllowed: true) {
                 quick.isDegraded = false
                 yield(quick)
             } else {
@@ -92,13 +94,19 @@ public final class CachingImageManager: Sendable {
     /// Something smaller than `request` asks for, at hand without decoding the original: the
     /// largest cached rendition of the same file version, else its embedded EXIF thumbnail.
     public func quickImage(of source: ImageSourceFile, for request: ImageRequest) -> ImageResult? {
+        quickImage(of: source, for: request, largerAllowed: true)
+    }
+
+    /// ``quickImage(of:for:)``; with `largerAllowed` the embedded thumbnail is taken whatever its
+    /// size (for ``DeliveryMode/fastFormat``, where it is the answer rather than a stand-in).
+    private func quickImage(of source: ImageSourceFile, for request: ImageRequest, largerAllowed: Bool) -> ImageResult? {
         let final = Self.finalSize(of: source, for: request)
         if var smaller = memoryCache.largestRendition(of: source.version, smallerThan: final) {
             smaller.source = .memoryCache
             return smaller
         }
         guard let thumbnail = rendering.quickImage(source, request: request),
-              thumbnail.pixelSize.area < final.area else { return nil }
+              largerAllowed || thumbnail.pixelSize.area < final.area else { return nil }
         return thumbnail
     }
 

@@ -38,6 +38,21 @@ struct CachingImageManagerTests {
         else { #expect(results[0].source == .embeddedThumbnail) } // the quickest answer at hand
     }
 
+    @Test("fast delivery answers the embedded thumbnail even when it is larger than the target, with no render")
+    func fastTakesLargerThumbnail() async throws {
+        let rendering = TestRendering()
+        let manager = CachingImageManager(rendering: rendering)
+        let source = try await TestSources.source(Self.photo)
+        let embedded = try #require(rendering.quickImage(source, request: thumbnail))
+        // A cell smaller than the embedded thumbnail, as a 112-pixel desktop cell is beside a 160-pixel one.
+        let side = min(embedded.pixelSize.width, embedded.pixelSize.height) - 1
+        let request = ImageRequest(targetSize: PixelSize(width: side, height: side), contentMode: .fill, deliveryMode: .fastFormat)
+        let results = try await collect(manager.image(for: source, request: request))
+        #expect(results.map(\.source) == [.embeddedThumbnail])
+        #expect(results[0].isDegraded == false)
+        #expect(rendering.started.isEmpty, "no decode of the original")
+    }
+
     @Test("fast delivery without an embedded thumbnail renders once, in fast resize mode")
     func fastWithoutThumbnail() async throws {
         let manager = CachingImageManager()
