@@ -27,6 +27,10 @@ protocol IndexStore: Sendable {
     /// The smart albums (All Photos first), albums and folders, then the directories holding
     /// assets (titled under `libraryName`), with exact counts.
     func collections(libraryName: String, recentlyAddedSince: Date) async throws -> [AssetCollection]
+    /// Every collection, as ``collections(libraryName:recentlyAddedSince:)`` lists them, with
+    /// its exact count under `filter` and its key asset (the oldest under it, ties by row), in
+    /// a number of queries that does not grow with the number of albums.
+    func albumSummaries(libraryName: String, filter: MediaFilter, recentlyAddedSince: Date) async throws -> [AlbumSummary]
     /// The number of listed assets of a collection that pass `filter`.
     func assetCount(in collection: CollectionIdentifier, filter: MediaFilter, recentlyAddedSince: Date) async throws -> Int
     /// A lazily paged result of a collection's listed assets.
