@@ -12,7 +12,7 @@ import Foundation
 ///
 /// Dates that decide what a smart album holds (Recently Added) are given by the library, which
 /// owns the clock.
-protocol IndexStore: Sendable {
+package protocol IndexStore: Sendable {
     // MARK: The library
 
     /// Records the folder the index describes.
@@ -81,8 +81,17 @@ protocol IndexStore: Sendable {
 }
 
 /// What the index holds under folders a scan did not find (see ``IndexStore/leftovers(inFoldersWhere:)``).
-struct ScanLeftovers: Sendable {
-    var assets: [Int64]
-    var failureFolders: [String]
-    var ignoredFolders: [String]
+package struct ScanLeftovers: Sendable {
+    /// The asset rows.
+    package var assets: [Int64]
+    /// The folders of recorded scan failures.
+    package var failureFolders: [String]
+    /// The folders of ignored (purged) paths.
+    package var ignoredFolders: [String]
+
+    package init(assets: [Int64], failureFolders: [String], ignoredFolders: [String]) {
+        self.assets = assets
+        self.failureFolders = failureFolders
+        self.ignoredFolders = ignoredFolders
+    }
 }
