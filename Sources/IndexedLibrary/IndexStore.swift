@@ -12,7 +12,7 @@ import Foundation
 ///
 /// Dates that decide what a smart album holds (Recently Added) are given by the library, which
 /// owns the clock.
-protocol IndexStore: Sendable {
+package protocol IndexStore: Sendable {
     // MARK: The library
 
     /// Records the folder the index describes.
@@ -27,6 +27,10 @@ protocol IndexStore: Sendable {
     /// The smart albums (All Photos first), albums and folders, then the directories holding
     /// assets (titled under `libraryName`), with exact counts.
     func collections(libraryName: String, recentlyAddedSince: Date) async throws -> [AssetCollection]
+    /// Every collection, as ``collections(libraryName:recentlyAddedSince:)`` lists them, with
+    /// its exact count under `filter` and its key asset (the oldest under it, ties by row), in
+    /// a number of queries that does not grow with the number of albums.
+    func albumSummaries(libraryName: String, filter: MediaFilter, recentlyAddedSince: Date) async throws -> [AlbumSummary]
     /// The number of listed assets of a collection that pass `filter`.
     func assetCount(in collection: CollectionIdentifier, filter: MediaFilter, recentlyAddedSince: Date) async throws -> Int
     /// A lazily paged result of a collection's listed assets.
@@ -77,8 +81,17 @@ protocol IndexStore: Sendable {
 }
 
 /// What the index holds under folders a scan did not find (see ``IndexStore/leftovers(inFoldersWhere:)``).
-struct ScanLeftovers: Sendable {
-    var assets: [Int64]
-    var failureFolders: [String]
-    var ignoredFolders: [String]
+package struct ScanLeftovers: Sendable {
+    /// The asset rows.
+    package var assets: [Int64]
+    /// The folders of recorded scan failures.
+    package var failureFolders: [String]
+    /// The folders of ignored (purged) paths.
+    package var ignoredFolders: [String]
+
+    package init(assets: [Int64], failureFolders: [String], ignoredFolders: [String]) {
+        self.assets = assets
+        self.failureFolders = failureFolders
+        self.ignoredFolders = ignoredFolders
+    }
 }

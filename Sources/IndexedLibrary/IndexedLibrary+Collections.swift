@@ -9,6 +9,13 @@ extension IndexedLibrary {
                                     recentlyAddedSince: now().addingTimeInterval(-Self.recentlyAddedInterval))
     }
 
+    /// The album list from a fixed number of index queries, whatever the number of albums and
+    /// directories (see ``PhotoLibrary/albumSummaries(filter:)``).
+    public func albumSummaries(filter: MediaFilter) async throws -> [AlbumSummary] {
+        try await index.albumSummaries(libraryName: rootURL.lastPathComponent, filter: filter,
+                                       recentlyAddedSince: now().addingTimeInterval(-Self.recentlyAddedInterval))
+    }
+
     public func cameraRoll() async throws -> AssetCollection {
         SmartAlbum.all.collection(count: try await assetCount(in: SmartAlbum.all.collectionIdentifier, filter: .all))
     }

@@ -29,7 +29,8 @@ public final class IndexedLibrary: PhotoLibrary {
     public let imageManager: CachingImageManager
     /// How long an asset stays in Recently Added.
     public static let recentlyAddedInterval: TimeInterval = 30 * 86_400
-    /// Where the records live (``SQLiteIndexStore``: the SQLite file at the database URL).
+    /// Where the records live (``SQLiteIndexStore``: the SQLite file at the database URL, unless
+    /// the library was made over another store).
     let index: any IndexStore
     let reader: any MediaMetadataReading
     let now: @Sendable () -> Date
@@ -47,25 +48,34 @@ public final class IndexedLibrary: PhotoLibrary {
     ///     of `diskCacheBytes` in a `cache` folder beside the index when that is given).
     ///   - diskCacheBytes: The disk cache budget of the default image manager; `nil` for none.
     ///   - now: The present, for Recently Added and the date assets are added; injectable for tests.
-    public init(root: URL, databaseURL: URL, originals: (any OriginalsStore)? = nil, reader: any MediaMetadataReading = MediaMetadataReader(),
-                imageManager: CachingImageManager? = nil, diskCacheBytes: Int64? = nil,
-                now: @escaping @Sendable () -> Date = { Date() }) throws {
-        let rootURL = root.standardizedFileURL
-        self.rootURL = rootURL
-        index = try SQLiteIndexStore(url: databaseURL)
-        self.reader = reader
-        self.now = now
-        self.originals = originals ?? LocalOriginalsStore(root: rootURL)
-        if let imageManager {
-            self.imageManager = imageManager
-        } else {
+    public convenience init(root: URL, databaseURL: URL, originals: (any OriginalsStore)? = nil,
+                            reader: any MediaMetadataReading = MediaMetadataReader(),
+                            imageManager: CachingImageManager? = nil, diskCacheBytes: Int64? = nil,
+                            now: @escaping @Sendable () -> Date = { Date() }) throws {
+        let manager = try imageManager ?? {
             let renderer = (reader as? MediaMetadataReader)?.renderer ?? ImageRenderer()
             let diskCache = try diskCacheBytes.map {
                 try DiskImageCache(directory: databaseURL.deletingLastPathComponent().appendingPathComponent("cache", isDirectory: true),
                                    byteLimit: $0)
             }
-            self.imageManager = CachingImageManager(diskCache: diskCache, rendering: LibvipsImageRendering(renderer: renderer))
-        }
+            return CachingImageManager(diskCache: diskCache, rendering: LibvipsImageRendering(renderer: renderer))
+        }()
+        try self.init(root: root, index: SQLiteIndexStore(url: databaseURL), originals: originals, reader: reader,
+                      imageManager: manager, now: now)
+    }
+
+    /// A library over any ``IndexStore`` (a store in a target of its own, such as one on
+    /// PostgreSQL); it records `root` in the store.
+    package init(root: URL, index: any IndexStore, originals: (any OriginalsStore)? = nil,
+                 reader: any MediaMetadataReading = MediaMetadataReader(), imageManager: CachingImageManager,
+                 now: @escaping @Sendable () -> Date = { Date() }) throws {
+        let rootURL = root.standardizedFileURL
+        self.rootURL = rootURL
+        self.index = index
+        self.reader = reader
+        self.now = now
+        self.originals = originals ?? LocalOriginalsStore(root: rootURL)
+        self.imageManager = imageManager
         try index.recordRoot(rootURL.path)
     }
 

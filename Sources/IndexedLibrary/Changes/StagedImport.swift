@@ -9,14 +9,14 @@ import Synchronization
 /// in `Imports/YYYY/MM/` inside that transaction, so a concurrent scan never adopts a copy whose
 /// row is not written yet (the scan's own write waits for the transaction, then finds the path
 /// taken); if the transaction does not commit, ``remove()`` takes the copy away again.
-final class StagedImport: Sendable {
-    let store: any OriginalsStore
-    let temporary: URL
-    let name: String
+package final class StagedImport: Sendable {
+    package let store: any OriginalsStore
+    package let temporary: URL
+    package let name: String
     /// `Imports/YYYY/MM`, relative to the library root.
-    let relativeFolder: String
-    let metadata: MediaMetadata
-    let fingerprint: String
+    package let relativeFolder: String
+    package let metadata: MediaMetadata
+    package let fingerprint: String
     private let published = Mutex<String?>(nil)
 
     init(store: any OriginalsStore, temporary: URL, name: String, relativeFolder: String, metadata: MediaMetadata, fingerprint: String) {
@@ -29,7 +29,7 @@ final class StagedImport: Sendable {
     }
 
     /// Gives the copy the first free name in its month folder (never replacing a file).
-    func publish() throws -> StoredOriginal {
+    package func publish() throws -> StoredOriginal {
         let stem = (name as NSString).deletingPathExtension
         let ext = (name as NSString).pathExtension
         let names = (1...10_000).lazy.map { $0 == 1 ? self.name : "\(stem) \($0)\(ext.isEmpty ? "" : "." + ext)" }
@@ -39,7 +39,7 @@ final class StagedImport: Sendable {
     }
 
     /// Removes the copy, wherever it is now.
-    func remove() {
+    package func remove() {
         store.discard(temporary)
         if let path = published.withLock({ $0 }) { store.remove(at: path) }
     }

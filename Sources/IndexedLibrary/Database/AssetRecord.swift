@@ -3,45 +3,45 @@ import Foundation
 import GRDB
 
 /// A row of the `asset` table. Dates are unix seconds (REAL), so they sort and compare in SQL.
-struct AssetRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
-    static let databaseTableName = "asset"
+package struct AssetRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
+    package static let databaseTableName = "asset"
 
-    var id: Int64?
-    var uuid: UUID
-    var relativePath: String
-    var directoryId: Int64
-    var filename: String
-    var mediaType: Int
-    var pixelWidth: Int
-    var pixelHeight: Int
-    var creationDate: Double
-    var timeZoneOffset: Int?
-    var creationDateSource: CreationDateSource
+    package var id: Int64?
+    package var uuid: UUID
+    package var relativePath: String
+    package var directoryId: Int64
+    package var filename: String
+    package var mediaType: Int
+    package var pixelWidth: Int
+    package var pixelHeight: Int
+    package var creationDate: Double
+    package var timeZoneOffset: Int?
+    package var creationDateSource: CreationDateSource
     /// Nanoseconds since 1970, exactly as `stat` gave it.
-    var modificationTime: Int64
-    var byteSize: Int64
-    var duration: Double?
-    var orientation: Int
-    var latitude: Double?
-    var longitude: Double?
-    var altitude: Double?
-    var make: String?
-    var model: String?
-    var format: String
-    var hasEmbeddedThumbnail: Bool
-    var fingerprint: String
-    var isFavorite: Bool = false
-    var isHidden: Bool = false
-    var deletedAt: Double?
-    var addedAt: Double
-    var isImported: Bool = false
+    package var modificationTime: Int64
+    package var byteSize: Int64
+    package var duration: Double?
+    package var orientation: Int
+    package var latitude: Double?
+    package var longitude: Double?
+    package var altitude: Double?
+    package var make: String?
+    package var model: String?
+    package var format: String
+    package var hasEmbeddedThumbnail: Bool
+    package var fingerprint: String
+    package var isFavorite: Bool = false
+    package var isHidden: Bool = false
+    package var deletedAt: Double?
+    package var addedAt: Double
+    package var isImported: Bool = false
 
-    mutating func didInsert(_ inserted: InsertionSuccess) {
+    package mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
     }
 
     /// The asset the row describes, named by its local identifier.
-    var asset: Asset {
+    package var asset: Asset {
         Asset(
             id: .local(LocalIdentifier(uuid: uuid)), filename: filename,
             mediaType: MediaType(databaseCode: mediaType), pixelSize: PixelSize(width: pixelWidth, height: pixelHeight),
@@ -61,7 +61,7 @@ extension AssetRecord {
     /// later versions only ever add columns after these, and a test pins the order). GRDB's Codable
     /// decoding looks every column up by its lower-cased name: it took 92% of the CPU time of
     /// fetching a page of 60 (a perf profile of the index bench).
-    init(row: Row) throws {
+    package init(row: Row) throws {
         id = row[0]
         uuid = row[1]
         relativePath = row[2]
@@ -99,7 +99,7 @@ extension AssetRecord {
 
 extension MediaType {
     /// The compact code stored in the index (`0` photo, `1` video), part of its browse indexes.
-    var databaseCode: Int {
+    package var databaseCode: Int {
         switch self {
         case .photo: 0
         case .video: 1

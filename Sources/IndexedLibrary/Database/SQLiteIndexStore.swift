@@ -39,35 +39,46 @@ struct SQLiteIndexStore: IndexStore {
 
     func collections(libraryName: String, recentlyAddedSince since: Date) async throws -> [AssetCollection] {
         try await database.pool.read { db in
-            var collections = try SmartAlbum.allCases.map { smart in
-                smart.collection(count: try AssetQuery(smart.collectionIdentifier, filter: .all, recentlyAddedSince: since, in: db).count(db))
-            }
-            let albums = try Row.fetchAll(db, sql: """
-                SELECT album.uuid, album.title, album.kind, parent.uuid AS parentUUID,
-                       (SELECT COUNT(*) FROM album_asset JOIN asset ON asset.id = album_asset.assetId
-                        WHERE album_asset.albumId = album.id AND asset.deletedAt IS NULL AND asset.isHidden = 0) AS count
-                FROM album LEFT JOIN album parent ON parent.id = album.parentId
-                ORDER BY album.parentId IS NOT NULL, album.parentId, album.position
-                """)
-            for row in albums {
-                let isFolder = (row["kind"] as String) == "folder"
-                collections.append(AssetCollection(
-                    id: CollectionID.album(row["uuid"]), title: row["title"], kind: isFolder ? .folder : .album,
-                    estimatedAssetCount: isFolder ? nil : row["count"],
-                    parentID: (row["parentUUID"] as UUID?).map(CollectionID.album)))
-            }
-            let directories = try Row.fetchAll(db, sql: """
-                SELECT directory.uuid, directory.relativePath, SUM(asset_count.count) AS count
-                FROM directory JOIN asset_count ON asset_count.directoryId = directory.id
-                GROUP BY directory.id ORDER BY directory.relativePath
-                """)
-            for row in directories {
-                let path: String = row["relativePath"]
-                collections.append(AssetCollection(
-                    id: CollectionID.directory(row["uuid"]), title: AssetCollection.directoryTitle(relativePath: path, libraryName: libraryName),
-                    kind: .directory, estimatedAssetCount: row["count"]))
-            }
+            try Self.collections(libraryName: libraryName, recentlyAddedSince: since, in: db)
+        }
+    }
+
+    /// The collections, as ``collections(libraryName:recentlyAddedSince:)`` lists them, read in `db`.
+    static func collections(libraryName: String, recentlyAddedSince since: Date, in db: Database) throws -> [AssetCollection] {
+        var collections = try SmartAlbum.allCases.map { smart in
+            smart.collection(count: try AssetQuery(smart.collectionIdentifier, filter: .all, recentlyAddedSince: since, in: db).count(db))
+        }
+        let albums = try Row.fetchAll(db, sql: """
+            SELECT album.uuid, album.title, album.kind, parent.uuid AS parentUUID,
+                   (SELECT COUNT(*) FROM album_asset JOIN asset ON asset.id = album_asset.assetId
+                    WHERE album_asset.albumId = album.id AND asset.deletedAt IS NULL AND asset.isHidden = 0) AS count
+            FROM album LEFT JOIN album parent ON parent.id = album.parentId
+            ORDER BY album.parentId IS NOT NULL, album.parentId, album.position
+            """)
+        for row in albums {
+            let isFolder = (row["kind"] as String) == "folder"
+            collections.append(AssetCollection(
+                id: CollectionID.album(row["uuid"]), title: row["title"], kind: isFolder ? .folder : .album,
+                estimatedAssetCount: isFolder ? nil : row["count"],
+                parentID: (row["parentUUID"] as UUID?).map(CollectionID.album)))
+        }
+        let directories = try Row.fetchAll(db, sql: """
+            SELECT directory.uuid, directory.relativePath, SUM(asset_count.count) AS count
+            FROM directory JOIN asset_count ON asset_count.directoryId = directory.id
+            GROUP BY directory.id ORDER BY directory.relativePath
+            """)
+        for row in directories {
+            let path: String = row["relativePath"]
+            collections.append(AssetCollection(
+                id: CollectionID.directory(row["uuid"]), title: AssetCollection.directoryTitle(relativePath: path, libraryName: libraryName),
+                kind: .directory, estimatedAssetCount: row["count"]))
+        }
             return collections
+    }
+
+    func albumSummaries(libraryName: String, filter: MediaFilter, recentlyAddedSince since: Date) async throws -> [AlbumSummary] {
+        try await database.pool.read { db in
+            try AlbumSummaryQuery.summaries(libraryName: libraryName, filter: filter, recentlyAddedSince: since, in: db)
         }
     }
 

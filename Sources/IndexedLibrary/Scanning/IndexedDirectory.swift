@@ -1,29 +1,50 @@
 import GRDB
 
 /// What the index holds for one folder of the tree, for comparing with its listing.
-struct IndexedDirectory: Sendable {
-    struct FileVersion: Sendable, Equatable {
-        let byteSize: Int64?
-        let modificationTime: Int64?
+package struct IndexedDirectory: Sendable {
+    /// A file's size and modification time (nanoseconds) as recorded.
+    package struct FileVersion: Sendable, Equatable {
+        package let byteSize: Int64?
+        package let modificationTime: Int64?
+
+        package init(byteSize: Int64?, modificationTime: Int64?) {
+            self.byteSize = byteSize
+            self.modificationTime = modificationTime
+        }
     }
 
-    struct IndexedAsset: Sendable {
-        let id: Int64
-        let version: FileVersion
+    /// An asset row and the file version it was read from.
+    package struct IndexedAsset: Sendable {
+        package let id: Int64
+        package let version: FileVersion
+
+        package init(id: Int64, version: FileVersion) {
+            self.id = id
+            self.version = version
+        }
     }
 
-    struct RecordedFailure: Sendable {
-        let version: FileVersion
-        let reason: String
+    /// A recorded scan failure and the file version that failed.
+    package struct RecordedFailure: Sendable {
+        package let version: FileVersion
+        package let reason: String
+
+        package init(version: FileVersion, reason: String) {
+            self.version = version
+            self.reason = reason
+        }
     }
 
     /// The folder's assets by relative path.
-    var assets: [String: IndexedAsset] = [:]
+    package var assets: [String: IndexedAsset] = [:]
     /// The folder's recorded scan failures by relative path.
-    var failures: [String: RecordedFailure] = [:]
+    package var failures: [String: RecordedFailure] = [:]
     /// Files of the folder the scanner leaves alone (purged originals), by relative path, with
     /// the version that was purged.
-    var ignored: [String: FileVersion] = [:]
+    package var ignored: [String: FileVersion] = [:]
+
+    /// A folder with nothing indexed.
+    package init() {}
 
     static func fetch(_ db: Database, path: String) throws -> IndexedDirectory {
         var directory = IndexedDirectory()

@@ -5,16 +5,18 @@ import LibraryFolders
 import MediaProbing
 
 /// The writes a scan has gathered, applied together in one transaction.
-struct ScanBatch: Sendable {
-    var outcomes: [ScanOutcome] = []
+package struct ScanBatch: Sendable {
+    /// What looking at each file found.
+    package var outcomes: [ScanOutcome] = []
     /// Entries the walk passed over, recorded as failures.
-    var skipped: [(directory: String, failure: ScanFailure)] = []
+    package var skipped: [(directory: String, failure: ScanFailure)] = []
     /// Recorded failures whose file is gone or now indexed.
-    var clearedFailures: [String] = []
+    package var clearedFailures: [String] = []
     /// Ignored (purged) paths whose file is gone or is another file now.
-    var clearedIgnores: [String] = []
+    package var clearedIgnores: [String] = []
 
-    var count: Int { outcomes.count + skipped.count + clearedFailures.count + clearedIgnores.count }
+    /// The number of writes.
+    package var count: Int { outcomes.count + skipped.count + clearedFailures.count + clearedIgnores.count }
 
     /// Applies the batch; what it adds and moves is counted into `summary`.
     func apply(_ db: Database, addedAt: Date, summary: inout ScanSummary) throws {

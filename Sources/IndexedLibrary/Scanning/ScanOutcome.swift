@@ -20,7 +20,7 @@ enum ScanWork: Sendable {
 }
 
 /// What looking at one file found, to be written in the next batch.
-enum ScanOutcome: Sendable {
+package enum ScanOutcome: Sendable {
     /// Metadata read; `assetID` is the row to update, `nil` for a new asset.
     case read(FileEntry, assetID: Int64?, MediaMetadata, fingerprint: String)
     /// A new path holding the content of an asset whose old path is gone.
