@@ -123,7 +123,7 @@ let package = Package(
             dependencies: ["ImagePipeline", "MediaProbing", "SyntheticMedia", "ImageMetadata", "AssetsKit", "CVipsShim", "TestSupport"]
         ),
         .testTarget(name: "MediaProbingTests", dependencies: ["MediaProbing", "ImagePipeline", "ImageMetadata", "AssetsKit", "TestSupport"]),
-        .testTarget(name: "FolderLibraryTests", dependencies: ["FolderLibrary", "LibraryFolders", "ImagePipeline", "AssetsKit", "TestSupport"]),
+        .testTarget(name: "FolderLibraryTests", dependencies: ["FolderLibrary", "LibraryFolders", "ImagePipeline", "MediaProbing", "AssetsKit", "TestSupport"]),
         .testTarget(
             name: "IndexedLibraryTests",
             dependencies: ["IndexedLibrary", "FolderLibrary", "LibraryFolders", "MediaProbing", "AssetsKit", "TestSupport",

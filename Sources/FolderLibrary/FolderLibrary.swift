@@ -8,8 +8,11 @@ import Synchronization
 /// A photo library that is a plain folder tree, enumerated live with no index: the
 /// AssetsLibrary role. Works on read-only media and never writes to the tree.
 ///
-/// Every folder that holds media is a group (``CollectionKind/directory``); the camera roll,
-/// All Photos, holds every media file under the root and is listed first. Assets are named by
+/// Every folder is a group (``CollectionKind/directory``) of the media files directly in it,
+/// an empty folder an empty group; the camera roll, All Photos, holds every media file under
+/// the root and is listed first. One walk of the tree answers a call; folder listings and file
+/// metadata are cached (in a file outside the library when given one), so a walk lists again
+/// only the folders that changed and reads only the files that changed. Assets are named by
 /// ``LegacyAssetURL``s whose UUID derives from the file's path, so they are stable across runs.
 /// Image requests are answered at the size and mode they ask for, as on every backend; the
 /// fixed ``Representation``s AssetsLibrary kept are available by name.
@@ -17,9 +20,10 @@ public final class FolderLibrary: PhotoLibrary {
     public let rootURL: URL
     public let backendName = "folder"
     let reader: MediaMetadataReader
+    let metadataReading: any MediaMetadataReading
     /// Renders, caches and prefetches the images.
     public let imageManager: CachingImageManager
-    let cache = MetadataCache()
+    let cache: FolderCache
     private let authorization = Mutex<AuthorizationStatus>(.notDetermined)
 
     /// The camera roll's identifier.
@@ -28,11 +32,28 @@ public final class FolderLibrary: PhotoLibrary {
     /// - Parameters:
     ///   - root: The folder to show.
     ///   - reader: How file metadata is read (and its pixel limit).
+    ///   - cacheFile: Where folder listings and file metadata are kept between processes, so
+    ///     that the next start lists again only the folders that changed and reads only the
+    ///     files that changed. Never inside the library (see `LibraryOpener`, which puts it in
+    ///     the library's data folder); `nil` keeps them in memory for this instance only.
+    ///   - metadataReading: Reads the files' metadata (default: `reader`); a seam for counting reads.
     ///   - imageManager: Renders and caches the images (default: memory cache only,
     ///     rendering with the reader's limits).
-    public init(root: URL, reader: MediaMetadataReader = MediaMetadataReader(), imageManager: CachingImageManager? = nil) {
+    public convenience init(root: URL, reader: MediaMetadataReader = MediaMetadataReader(), cacheFile: URL? = nil,
+                            metadataReading: (any MediaMetadataReading)? = nil, imageManager: CachingImageManager? = nil) {
+        self.init(root: root, reader: reader, cacheFile: cacheFile, metadataReading: metadataReading, imageManager: imageManager,
+                  now: FolderCache.now)
+    }
+
+    /// A library whose cache reads the time from `now` (nanoseconds since 1970), for tests: a
+    /// listing is trusted only once its folder has been still for a second by that clock.
+    package init(root: URL, reader: MediaMetadataReader = MediaMetadataReader(), cacheFile: URL?,
+                 metadataReading: (any MediaMetadataReading)?, imageManager: CachingImageManager? = nil,
+                 now: @escaping @Sendable () -> Int64) {
         self.rootURL = root.standardizedFileURL
         self.reader = reader
+        self.metadataReading = metadataReading ?? reader
+        self.cache = FolderCache(file: cacheFile, root: root.standardizedFileURL, now: now)
         self.imageManager = imageManager ?? CachingImageManager(rendering: LibvipsImageRendering(renderer: reader.renderer))
     }
 
@@ -50,39 +71,39 @@ public final class FolderLibrary: PhotoLibrary {
 
     // MARK: Collections
 
+    /// The camera roll, then every folder of the tree ordered by path: each folder is an album
+    /// of the media files directly in it, an empty folder an empty album.
     public func collections() async throws -> [AssetCollection] {
-        let (files, _) = try FolderEnumerator(root: rootURL).enumerate()
-        let byDirectory = Dictionary(grouping: files, by: \.directory)
-        let directories = byDirectory.keys.sorted().map { directory in
-            AssetCollection(id: Self.collectionID(ofDirectory: directory),
-                            title: AssetCollection.directoryTitle(relativePath: directory, libraryName: rootURL.lastPathComponent),
-                            kind: .directory, estimatedAssetCount: byDirectory[directory]?.count)
-        }
-        return [cameraRollCollection(estimatedCount: files.count)] + directories
+        let snapshot = try await snapshot()
+        await cache.save()
+        return [cameraRollCollection(estimatedCount: snapshot.fileCount)] + snapshot.albumFolders.map(snapshot.collection(ofFolder:))
     }
 
     public func cameraRoll() async throws -> AssetCollection {
-        cameraRollCollection(estimatedCount: try FolderEnumerator(root: rootURL).enumerate().files.count)
+        let snapshot = try await snapshot()
+        await cache.save()
+        return cameraRollCollection(estimatedCount: snapshot.fileCount)
     }
 
     public func assetCount(in collection: CollectionIdentifier, filter: MediaFilter) async throws -> Int {
-        try await scan(collection, filter: filter).assets.count
+        var snapshot = try await snapshot()
+        let folders = try snapshot.folders(of: collection)
+        try await readMetadata(of: &snapshot, folders: folders, filter: filter)
+        return snapshot.items(in: folders, filter: filter).count
     }
 
     // MARK: Assets
 
     public func assets(in collection: CollectionIdentifier, options: FetchOptions) async throws -> FetchResult {
-        var sorted = try await scan(collection, filter: options.mediaFilter).assets
-        sorted.sort { lhs, rhs in
-            if lhs.creationDate != rhs.creationDate {
-                return options.sortOrder == .newestFirst ? lhs.creationDate > rhs.creationDate : lhs.creationDate < rhs.creationDate
-            }
-            // Ties break by identifier in the same direction, so one order is the other reversed.
-            return options.sortOrder == .newestFirst ? lhs.id.description > rhs.id.description : lhs.id.description < rhs.id.description
-        }
+        var snapshot = try await snapshot()
+        let folders = try snapshot.folders(of: collection)
+        try await readMetadata(of: &snapshot, folders: folders, filter: options.mediaFilter)
+        let items = snapshot.items(in: folders, filter: options.mediaFilter)
+        let wanted = options.limit.map { options.offset + max(0, $0) }
+        let sorted = snapshot.first(wanted, of: items, in: options.sortOrder)
         let start = min(options.offset, sorted.count)
         let end = options.limit.map { min(sorted.count, start + max(0, $0)) } ?? sorted.count
-        return FetchResult(assets: sorted[start..<end])
+        return FetchResult(assets: await handOut(sorted[start..<end].map { (snapshot.asset($0), snapshot.file($0)) }))
     }
 
     public func assets(withIdentifiers identifiers: [AssetIdentifier]) async throws -> AssetLookup {
@@ -97,30 +118,29 @@ public final class FolderLibrary: PhotoLibrary {
             }
         }
         if !remaining.isEmpty {
-            let files = try FolderEnumerator(root: rootURL).enumerate().files
-            await cache.remember(files)
+            let files = try await snapshot().folders.flatMap(\.listing.files)
             known += files.filter { remaining.contains(AssetUUID.forFile(atRelativePath: $0.relativePath)) }
         }
-        for asset in try await assets(of: known).assets { found[asset.id.uuid] = asset }
+        let (scan, files) = try await assets(of: known)
+        for asset in await handOut(Array(zip(scan.assets, files))) { found[asset.id.uuid] = asset }
         return AssetLookup(found: identifiers.compactMap { found[$0.uuid] },
                            missing: identifiers.filter { found[$0.uuid] == nil })
     }
 
     /// The media files of a collection under `filter` that could be read, and those passed over.
     public func scan(_ collection: CollectionIdentifier, filter: MediaFilter) async throws -> FolderScan {
-        let (files, skipped) = try FolderEnumerator(root: rootURL).enumerate()
-        await cache.remember(files)
-        guard collection != Self.cameraRollID else {
-            var result = try await assets(of: files.filter { filter.includes($0.mediaType) })
-            result.skipped = skipped + result.skipped
-            return result
+        var snapshot = try await snapshot()
+        let folders = try snapshot.folders(of: collection)
+        try await readMetadata(of: &snapshot, folders: folders, filter: filter)
+        let walkSkipped: [SkippedFile]
+        if collection == Self.cameraRollID {
+            walkSkipped = snapshot.walkSkipped
+        } else {
+            let directory = snapshot.folders[folders[0]].listing.path
+            walkSkipped = snapshot.walkSkipped.filter { ($0.path as NSString).deletingLastPathComponent == directory }
         }
-        guard let directory = Set(files.map(\.directory)).first(where: { Self.collectionID(ofDirectory: $0) == collection }) else {
-            throw LibraryError.collectionNotFound(collection.rawValue)
-        }
-        var result = try await assets(of: files.filter { $0.directory == directory && filter.includes($0.mediaType) })
-        result.skipped = skipped.filter { ($0.path as NSString).deletingLastPathComponent == directory } + result.skipped
-        return result
+        return FolderScan(assets: snapshot.items(in: folders, filter: filter).map(snapshot.asset),
+                          skipped: walkSkipped + snapshot.skipped(inFolders: folders, filter: filter))
     }
 
     // MARK: Originals
@@ -134,8 +154,9 @@ public final class FolderLibrary: PhotoLibrary {
     // MARK: Changes
 
     /// A folder library records no changes: the stream ends at once. It takes no changes and
-    /// keeps no history or drafts (it never writes), and needs no watching (every fetch lists
-    /// the folder afresh): those capabilities are `nil`.
+    /// keeps no history or drafts (it never writes into the library), and needs no watching
+    /// (every fetch walks the tree again, listing the folders that changed): those
+    /// capabilities are `nil`.
     public func changes() -> AsyncStream<LibraryChange> {
         AsyncStream { $0.finish() }
     }
@@ -160,8 +181,7 @@ public final class FolderLibrary: PhotoLibrary {
         if let path = await cache.relativePath(of: asset.id.uuid), let file = FileEntry.current(at: path, root: rootURL) {
             return file
         }
-        let files = try FolderEnumerator(root: rootURL).enumerate().files
-        await cache.remember(files)
+        let files = try await snapshot().folders.flatMap(\.listing.files)
         guard let file = files.first(where: { AssetUUID.forFile(atRelativePath: $0.relativePath) == asset.id.uuid }) else {
             throw LibraryError.assetNotFound(asset.id.description)
         }

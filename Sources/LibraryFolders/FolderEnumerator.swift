@@ -8,26 +8,37 @@ package struct FileEntry: Sendable, Hashable {
     package let relativePath: String
     /// The directory holding the file, relative to the root (empty for the root itself).
     package let directory: String
-    package let url: URL
+    /// The library root's path, without a trailing `/`.
+    package let rootPath: String
     package let mediaType: MediaType
     package let byteSize: Int64
     package let modificationDate: Date
     /// The modification time in nanoseconds since 1970, exactly as `stat` gives it.
     package let modificationTime: Int64
 
-    package var filename: String { url.lastPathComponent }
+    /// The file's URL, made when asked for (a walk of a large tree makes many entries).
+    package var url: URL { URL(fileURLWithPath: rootPath + "/" + relativePath, isDirectory: false) }
+    package var filename: String { (relativePath as NSString).lastPathComponent }
 
     /// The entry for a regular media file; `nil` for anything else.
     package init?(relativePath: String, root: URL, status: stat) {
         guard (status.st_mode & S_IFMT) == S_IFREG,
               let type = MediaFileType.mediaType(ofFileNamed: (relativePath as NSString).lastPathComponent) else { return nil }
+        self.init(relativePath: relativePath, directory: (relativePath as NSString).deletingLastPathComponent, rootPath: root.path,
+                  mediaType: type, byteSize: Int64(status.st_size),
+                  modificationTime: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec))
+    }
+
+    /// An entry as a cache recorded it.
+    package init(relativePath: String, directory: String, rootPath: String, mediaType: MediaType, byteSize: Int64, modificationTime: Int64) {
         self.relativePath = relativePath
-        self.directory = (relativePath as NSString).deletingLastPathComponent
-        self.url = URL(fileURLWithPath: root.path + "/" + relativePath, isDirectory: false)
-        self.mediaType = type
-        self.byteSize = Int64(status.st_size)
-        self.modificationTime = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
-        self.modificationDate = Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)
+        self.directory = directory
+        self.rootPath = rootPath
+        self.mediaType = mediaType
+        self.byteSize = byteSize
+        self.modificationTime = modificationTime
+        self.modificationDate = Date(timeIntervalSince1970: Double(modificationTime / 1_000_000_000)
+                                     + Double(modificationTime % 1_000_000_000) / 1e9)
     }
 
     /// The entry for the media file at `relativePath` as it is on disk now, if it still is one.
@@ -47,9 +58,35 @@ package struct DirectoryListing: Sendable {
     package let path: String
     package var files: [FileEntry] = []
     package var skipped: [SkippedFile] = []
+    /// The folders directly in it, as listed (before the walk passes over any already visited).
+    package var subdirectories: [Subdirectory] = []
+    /// The folder's stamp, taken just before it was listed; `nil` when it could not be read.
+    package var stamp: DirectoryStamp?
     /// `false` when the folder could not be read: its files are unknown, not gone.
     package var isComplete = true
+
+    package init(path: String) {
+        self.path = path
+    }
+
+    /// A folder inside the listed one.
+    package struct Subdirectory: Sendable, Hashable {
+        /// Path from the library root.
+        package let path: String
+        package let device: UInt64
+        package let inode: UInt64
+
+        package init(path: String, device: UInt64, inode: UInt64) {
+            self.path = path
+            self.device = device
+            self.inode = inode
+        }
+    }
 }
+
+/// Gives back an earlier listing of a folder whose stamp is the one given, so that a walk lists
+/// only the folders that changed; `nil` lists the folder afresh.
+package typealias ListingReuse = @Sendable (_ path: String, _ stamp: DirectoryStamp) -> DirectoryListing?
 
 /// Walks a folder tree live with POSIX calls, so that nothing in the tree stops the walk: an
 /// unreadable folder, a file deleted mid-walk, a symbolic-link loop, a name that is not UTF-8,
@@ -80,14 +117,14 @@ package struct FolderEnumerator {
 
     /// A walk that lists one folder at a time, so a caller never holds the whole tree.
     /// - Throws: ``LibraryError/accessDenied(path:reason:)`` when the root is not a readable folder.
-    package func directories() throws -> FolderWalk {
+    package func directories(reusing reuse: ListingReuse? = nil) throws -> FolderWalk {
         var rootStatus = stat()
         guard stat(root.path, &rootStatus) == 0, (rootStatus.st_mode & S_IFMT) == S_IFDIR,
               let links = SymbolicLinkPolicy(root: root), let handle = opendir(root.path) else {
             throw LibraryError.accessDenied(path: root.path, reason: "not a readable folder")
         }
         closedir(handle)
-        return FolderWalk(root: root, rootStatus: rootStatus, links: links)
+        return FolderWalk(root: root, rootStatus: rootStatus, links: links, reuse: reuse)
     }
 }
 
@@ -97,25 +134,46 @@ package struct FolderWalk: Sendable {
     private let links: SymbolicLinkPolicy
     private var visited: Set<DirectoryKey>
     private var pending: [String] = [""]
+    private let reuse: ListingReuse?
 
-    fileprivate init(root: URL, rootStatus: stat, links: SymbolicLinkPolicy) {
+    fileprivate init(root: URL, rootStatus: stat, links: SymbolicLinkPolicy, reuse: ListingReuse?) {
         self.root = root
         self.links = links
-        self.visited = [DirectoryKey(rootStatus)]
+        self.visited = [DirectoryKey(device: UInt64(rootStatus.st_dev), inode: UInt64(rootStatus.st_ino))]
+        self.reuse = reuse
     }
 
-    /// The next folder's listing; `nil` when the walk is over.
+    /// The next folder's listing; `nil` when the walk is over. A folder already visited (a
+    /// symbolic-link loop) is passed over and reported in the listing of the folder holding it.
     package mutating func next() -> DirectoryListing? {
         guard let directory = pending.popLast() else { return nil }
-        var listing = DirectoryListing(path: directory)
         let directoryPath = directory.isEmpty ? root.path : root.path + "/" + directory
+        var status = stat()
+        let stamp = stat(directoryPath, &status) == 0 ? DirectoryStamp(status) : nil
+        var listing = stamp.flatMap { stamp in reuse?(directory, stamp) } ?? list(directory, at: directoryPath, stamp: stamp)
+        var accepted: [String] = []
+        for subdirectory in listing.subdirectories {
+            if visited.insert(DirectoryKey(device: subdirectory.device, inode: subdirectory.inode)).inserted {
+                accepted.append(subdirectory.path)
+            } else {
+                listing.skipped.append(SkippedFile(path: subdirectory.path, reason: "folder already visited (a symbolic-link loop)"))
+            }
+        }
+        pending.append(contentsOf: accepted.sorted().reversed())
+        return listing
+    }
+
+    /// The folder's entries as they are now.
+    private func list(_ directory: String, at directoryPath: String, stamp: DirectoryStamp?) -> DirectoryListing {
+        var listing = DirectoryListing(path: directory)
+        listing.stamp = stamp
         guard let handle = opendir(directoryPath) else {
             listing.skipped.append(SkippedFile(path: directory, reason: "cannot open folder: \(Self.lastErrorText())"))
             listing.isComplete = false
+            listing.stamp = nil
             return listing
         }
         defer { closedir(handle) }
-        var subdirectories: [String] = []
         while let entry = readdir(handle) {
             guard let name = Self.name(of: entry) else {
                 listing.skipped.append(SkippedFile(path: Self.join(directory, Self.lossyName(of: entry)),
@@ -142,28 +200,20 @@ package struct FolderWalk: Sendable {
             }
             switch status.st_mode & S_IFMT {
             case S_IFDIR:
-                if visited.insert(DirectoryKey(status)).inserted {
-                    subdirectories.append(relativePath)
-                } else {
-                    listing.skipped.append(SkippedFile(path: relativePath, reason: "folder already visited (a symbolic-link loop)"))
-                }
+                listing.subdirectories.append(DirectoryListing.Subdirectory(path: relativePath, device: UInt64(status.st_dev),
+                                                                            inode: UInt64(status.st_ino)))
             case S_IFREG:
                 if let file = FileEntry(relativePath: relativePath, root: root, status: status) { listing.files.append(file) }
             default:
                 listing.skipped.append(SkippedFile(path: relativePath, reason: "not a regular file"))
             }
         }
-        pending.append(contentsOf: subdirectories.sorted().reversed())
         return listing
     }
 
     private struct DirectoryKey: Hashable, Sendable {
         let device: UInt64
         let inode: UInt64
-        init(_ status: stat) {
-            device = UInt64(status.st_dev)
-            inode = UInt64(status.st_ino)
-        }
     }
 
     private static func join(_ directory: String, _ name: String) -> String {

@@ -9,7 +9,8 @@ import ImagePipeline
 /// `$XDG_DATA_HOME/assets-picker/libraries/<name>-<key>/library.sqlite` (`~/.local/share` when
 /// `XDG_DATA_HOME` is unset), where `<name>` is the folder's own name and `<key>` a hash of its
 /// real path (symbolic links resolved), so two folders with one name never share an index and
-/// a camera card or a network share is never written to by browsing it.
+/// a camera card or a network share is never written to by browsing it. The folder library
+/// keeps its cache of listings and metadata in the same folder (``folderCacheURL(forRoot:dataFolder:)``).
 ///
 /// Permission bits are honoured even for the superuser: a folder marked read-only (no write
 /// bit for its owner, group or others as they apply to this process) is treated as read-only
@@ -32,6 +33,13 @@ public enum IndexLocation {
         return dataFolder.appendingPathComponent("libraries", isDirectory: true)
             .appendingPathComponent("\(name.isEmpty ? "library" : name)-\(String(repeating: "0", count: 16 - key.count))\(key)", isDirectory: true)
             .appendingPathComponent("library.sqlite")
+    }
+
+    /// The folder library's cache of listings and metadata for the library at `root`, in the
+    /// same per-library folder as its index: `<dataFolder>/libraries/<name>-<key>/folder-cache`.
+    /// Reading commands may write it (it is outside the library); it is never required.
+    public static func folderCacheURL(forRoot root: URL, dataFolder: URL = dataFolder()) -> URL {
+        defaultURL(forRoot: root, dataFolder: dataFolder).deletingLastPathComponent().appendingPathComponent("folder-cache")
     }
 
     /// `path` with symbolic links resolved, or as given (standardised) when it cannot be resolved.

@@ -13,7 +13,8 @@ import MediaProbing
 /// never make one and get the folder library, which writes nothing; commands that change the
 /// library or serve it make one where ``IndexLocation`` puts it, when that place is writable.
 /// A newly created index is filled by a first scan before the library is returned. Nothing is
-/// ever written inside the library folder by opening it.
+/// ever written inside the library folder by opening it; the folder library keeps its cache of
+/// listings and metadata in the library's data folder (``IndexLocation/folderCacheURL(forRoot:dataFolder:)``).
 public struct LibraryOpener: Sendable {
     /// Reads file metadata (and sets the pixel limit) for either backend.
     public var reader: MediaMetadataReader
@@ -82,7 +83,8 @@ public struct LibraryOpener: Sendable {
 
     /// The folder library of `root`, once `root` has been found to be a folder that can be read.
     private func readableFolder(_ root: URL) async throws -> FolderLibrary {
-        let folder = FolderLibrary(root: root, reader: reader, imageManager: imageManager)
+        let folder = FolderLibrary(root: root, reader: reader, cacheFile: IndexLocation.folderCacheURL(forRoot: root, dataFolder: dataFolder),
+                                   imageManager: imageManager)
         guard await folder.requestAuthorization().allowsReading else {
             throw LibraryError.accessDenied(path: root.path, reason: "the folder does not exist or cannot be read")
         }

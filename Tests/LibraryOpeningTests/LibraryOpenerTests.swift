@@ -41,7 +41,7 @@ struct LibraryOpenerTests {
         #expect(writable.resolve(root: place.root, backend: .folder, mayCreateIndex: true) == .folder)
     }
 
-    @Test("a reading open of a library without an index walks the folder and writes nothing anywhere")
+    @Test("a reading open of a library without an index walks the folder, makes no index and writes only its folder cache, in the data folder")
     func readingOpenWritesNothing() async throws {
         let place = try Place()
         defer { place.remove() }
@@ -50,7 +50,9 @@ struct LibraryOpenerTests {
         #expect(library.backendName == "folder")
         #expect(try await library.assetCount(in: library.cameraRoll().id, filter: .all) == 1)
         #expect(place.listing(place.root) == ["sample1.jpg"])
-        #expect(!FileManager.default.fileExists(atPath: place.data.path))
+        let cache = IndexLocation.folderCacheURL(forRoot: place.root, dataFolder: place.data)
+        #expect(place.listing(cache.deletingLastPathComponent()) == [cache.lastPathComponent])
+        #expect(!IndexLocation.exists(at: place.opener().defaultIndexURL(forRoot: place.root)))
     }
 
     @Test("an opening that may make an index makes it in the data folder, never in the library, and scans it first")

@@ -2,6 +2,7 @@ import AssetsKit
 import Foundation
 import ImagePipeline
 import LibraryFolders
+import MediaProbing
 
 /// Brings the index in line with the folder tree, adopting files in place (originals are only
 /// ever read).

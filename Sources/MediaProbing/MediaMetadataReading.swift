@@ -1,6 +1,5 @@
 import AssetsKit
 import Foundation
-import MediaProbing
 
 /// Reads a media file's metadata. ``MediaMetadataReader`` is the real one; the seam lets a
 /// caller count or slow down reads.

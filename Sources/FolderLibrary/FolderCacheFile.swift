@@ -1,0 +1,204 @@
+import AssetsKit
+import Foundation
+import LibraryFolders
+import MediaProbing
+
+/// The folder library's cache on disk: one versioned binary file in the library's data folder
+/// (never inside the library), holding each folder's stamp and listing and the metadata read
+/// from its files.
+///
+/// Written whole to a temporary file beside it and renamed over it, so a reader sees the old
+/// file or the new one, never half of one; two processes writing at once leave one of their
+/// two files. A file that is truncated, corrupt (checksum), of another version or of another
+/// library is ignored, and rebuilt by the next write.
+enum FolderCacheFile {
+    /// "APFOLDER", then the format version.
+    private static let magic: UInt64 = 0x5245_444C_4F46_5041
+    private static let version: UInt32 = 1
+    /// Magic, version, checksum, payload length.
+    private static let headerSize = 8 + 4 + 8 + 8
+
+    /// The folders recorded in the file at `url` for the library at `rootPath`; `nil` when
+    /// there is no usable file. Outcomes of files changed less than a second before their
+    /// folder was listed are dropped (they may have changed again in the same clock tick).
+    static func read(from url: URL, rootPath: String) -> [String: FolderCache.Folder]? {
+        guard let data = try? Data(contentsOf: url, options: .mappedIfSafe), data.count >= headerSize else { return nil }
+        return data.withUnsafeBytes { buffer -> [String: FolderCache.Folder]? in
+            var header = ByteReader(UnsafeRawBufferPointer(rebasing: buffer[0..<headerSize]))
+            guard (try? header.integer(UInt64.self)) == magic, (try? header.integer(UInt32.self)) == version,
+                  let checksum = try? header.integer(UInt64.self), let length = try? header.integer(UInt64.self),
+                  length == UInt64(buffer.count - headerSize) else { return nil }
+            let payload = UnsafeRawBufferPointer(rebasing: buffer[headerSize...])
+            guard ByteReader.checksum(payload) == checksum else { return nil }
+            var reader = ByteReader(payload)
+            return try? decode(&reader, rootPath: rootPath)
+        }
+    }
+
+    /// Writes `folders` to `url` atomically, making its folder when needed. A cache that cannot
+    /// be written is only a slower next start: failures are ignored.
+    static func write(_ folders: [String: FolderCache.Folder], rootPath: String, to url: URL) {
+        var payload = ByteWriter()
+        encode(folders, rootPath: rootPath, into: &payload)
+        var file = ByteWriter()
+        file.integer(magic)
+        file.integer(version)
+        payload.bytes.withUnsafeBytes { file.integer(ByteReader.checksum($0)) }
+        file.integer(UInt64(payload.bytes.count))
+        let directory = url.deletingLastPathComponent()
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max))")
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try Data(file.bytes + payload.bytes).write(to: temporary)
+            guard rename(temporary.path, url.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        } catch {
+            unlink(temporary.path)
+        }
+    }
+
+    // MARK: Encoding
+
+    private static func encode(_ folders: [String: FolderCache.Folder], rootPath: String, into writer: inout ByteWriter) {
+        writer.string(rootPath)
+        let stored = folders.values.filter { $0.listing.stamp != nil }
+        writer.integer(UInt32(stored.count))
+        for folder in stored {
+            let listing = folder.listing
+            guard let stamp = listing.stamp else { continue }
+            writer.string(listing.path)
+            writer.integer(stamp.device)
+            writer.integer(stamp.inode)
+            writer.integer(stamp.modificationTime)
+            writer.integer(stamp.statusChangeTime)
+            writer.integer(folder.listedAt)
+            writer.integer(UInt32(listing.subdirectories.count))
+            for subdirectory in listing.subdirectories {
+                writer.string(subdirectory.path)
+                writer.integer(subdirectory.device)
+                writer.integer(subdirectory.inode)
+            }
+            writer.integer(UInt32(listing.skipped.count))
+            for skipped in listing.skipped {
+                writer.string(skipped.path)
+                writer.string(skipped.reason)
+            }
+            writer.integer(UInt32(listing.files.count))
+            for (file, outcome) in zip(listing.files, folder.outcomes) {
+                writer.string(file.filename)
+                writer.integer(file.mediaType == .photo ? UInt8(0) : UInt8(1))
+                writer.integer(file.byteSize)
+                writer.integer(file.modificationTime)
+                switch outcome {
+                case nil:
+                    writer.integer(UInt8(0))
+                case .success(let metadata)?:
+                    writer.integer(UInt8(1))
+                    encode(metadata, into: &writer)
+                case .failure(let failure)?:
+                    writer.integer(UInt8(2))
+                    writer.string(failure.reason)
+                }
+            }
+        }
+    }
+
+    private static func encode(_ metadata: MediaMetadata, into writer: inout ByteWriter) {
+        writer.integer(metadata.mediaType == .photo ? UInt8(0) : UInt8(1))
+        writer.integer(Int64(metadata.pixelSize.width))
+        writer.integer(Int64(metadata.pixelSize.height))
+        writer.flag(metadata.creationDate != nil)
+        if let date = metadata.creationDate { writer.double(date.timeIntervalSinceReferenceDate) }
+        writer.flag(metadata.timeZoneOffset != nil)
+        if let offset = metadata.timeZoneOffset { writer.integer(Int64(offset)) }
+        writer.flag(metadata.duration != nil)
+        if let duration = metadata.duration { writer.double(duration) }
+        writer.integer(Int64(metadata.orientation))
+        writer.flag(metadata.location != nil)
+        if let location = metadata.location {
+            writer.double(location.latitude)
+            writer.double(location.longitude)
+            writer.flag(location.altitude != nil)
+            if let altitude = location.altitude { writer.double(altitude) }
+        }
+        writer.flag(metadata.camera != nil)
+        if let camera = metadata.camera {
+            writer.flag(camera.make != nil)
+            if let make = camera.make { writer.string(make) }
+            writer.flag(camera.model != nil)
+            if let model = camera.model { writer.string(model) }
+        }
+        writer.string(metadata.format)
+        writer.flag(metadata.hasEmbeddedThumbnail)
+    }
+
+    // MARK: Decoding
+
+    private struct Foreign: Error {}
+
+    private static func decode(_ reader: inout ByteReader, rootPath: String) throws -> [String: FolderCache.Folder] {
+        guard try reader.string() == rootPath else { throw Foreign() }
+        let count = Int(try reader.integer(UInt32.self))
+        var folders: [String: FolderCache.Folder] = [:]
+        folders.reserveCapacity(count)
+        for _ in 0..<count {
+            let path = try reader.string()
+            var listing = DirectoryListing(path: path)
+            listing.stamp = DirectoryStamp(device: try reader.integer(), inode: try reader.integer(),
+                                           modificationTime: try reader.integer(), statusChangeTime: try reader.integer())
+            let listedAt: Int64 = try reader.integer()
+            for _ in 0..<Int(try reader.integer(UInt32.self)) {
+                listing.subdirectories.append(DirectoryListing.Subdirectory(path: try reader.string(), device: try reader.integer(),
+                                                                            inode: try reader.integer()))
+            }
+            for _ in 0..<Int(try reader.integer(UInt32.self)) {
+                listing.skipped.append(SkippedFile(path: try reader.string(), reason: try reader.string()))
+            }
+            let fileCount = Int(try reader.integer(UInt32.self))
+            listing.files.reserveCapacity(fileCount)
+            var outcomes: [FolderCache.Outcome?] = []
+            outcomes.reserveCapacity(fileCount)
+            let prefix = path.isEmpty ? "" : path + "/"
+            for _ in 0..<fileCount {
+                let name = try reader.string()
+                let type: MediaType = try reader.integer(UInt8.self) == 0 ? .photo : .video
+                let file = FileEntry(relativePath: prefix + name, directory: path, rootPath: rootPath, mediaType: type,
+                                     byteSize: try reader.integer(), modificationTime: try reader.integer())
+                let outcome: FolderCache.Outcome?
+                switch try reader.integer(UInt8.self) {
+                case 0: outcome = nil
+                case 1: outcome = .success(try decodeMetadata(&reader))
+                case 2: outcome = .failure(FolderCache.ReadFailure(reason: try reader.string()))
+                default: throw Foreign()
+                }
+                listing.files.append(file)
+                outcomes.append(file.modificationTime < listedAt - 1_000_000_000 ? outcome : nil)
+            }
+            folders[path] = FolderCache.Folder(listing: listing, listedAt: listedAt, outcomes: outcomes)
+        }
+        guard reader.isAtEnd else { throw Foreign() }
+        return folders
+    }
+
+    private static func decodeMetadata(_ reader: inout ByteReader) throws -> MediaMetadata {
+        let type: MediaType = try reader.integer(UInt8.self) == 0 ? .photo : .video
+        let size = PixelSize(width: Int(try reader.integer(Int64.self)), height: Int(try reader.integer(Int64.self)))
+        var metadata = MediaMetadata(mediaType: type, pixelSize: size, format: "")
+        if try reader.flag() { metadata.creationDate = Date(timeIntervalSinceReferenceDate: try reader.double()) }
+        if try reader.flag() { metadata.timeZoneOffset = Int(try reader.integer(Int64.self)) }
+        if try reader.flag() { metadata.duration = try reader.double() }
+        metadata.orientation = Int(try reader.integer(Int64.self))
+        if try reader.flag() {
+            var location = GeoLocation(latitude: try reader.double(), longitude: try reader.double())
+            if try reader.flag() { location.altitude = try reader.double() }
+            metadata.location = location
+        }
+        if try reader.flag() {
+            let make = try reader.flag() ? try reader.string() : nil
+            let model = try reader.flag() ? try reader.string() : nil
+            metadata.camera = Camera(make: make, model: model)
+        }
+        metadata.format = try reader.string()
+        metadata.hasEmbeddedThumbnail = try reader.flag()
+        return metadata
+    }
+}
