@@ -71,26 +71,52 @@ struct BenchArguments {
     var files = 100_000
     var largePhotos = 200
 
+    static let usage = """
+        usage: assets-picker-index-bench [--only browse|scan|library] [--corpus PATH] [--files N] [--large N]
+                                         [--assets N] [--layouts N,N] [--timeout SECONDS] [--workdir PATH] [--binary PATH]
+        """
+
+    /// Reads the options; `--help` prints the usage and exits, anything unknown or without a
+    /// usable value exits with status 2 naming it (a benchmark must not start on a typo).
     init(_ arguments: ArraySlice<String>) {
         var rest = arguments.makeIterator()
         while let name = rest.next() {
-            guard let value = rest.next() else { break }
+            if name == "--help" || name == "-h" {
+                print(Self.usage)
+                exit(0)
+            }
+            guard let value = rest.next() else { Self.fail("\(name) needs a value") }
+            func number<T: LosslessStringConvertible>(_: T.Type = T.self) -> T {
+                guard let number = T(value) else { Self.fail("\(name) takes a number; got '\(value)'") }
+                return number
+            }
             switch name {
-            case "--only": only = Part(rawValue: value)
+            case "--only":
+                guard let part = Part(rawValue: value) else { Self.fail("--only takes browse, scan or library; got '\(value)'") }
+                only = part
             case "--corpus": corpus = URL(fileURLWithPath: value)
-            case "--files": files = Int(value) ?? files
-            case "--large": largePhotos = Int(value) ?? largePhotos
-            case "--assets": assets = Int(value) ?? assets
-            case "--layouts": layouts = value.split(separator: ",").compactMap { Int($0) }
-            case "--timeout": timeout = Double(value) ?? timeout
+            case "--files": files = number()
+            case "--large": largePhotos = number()
+            case "--assets": assets = number()
+            case "--layouts":
+                layouts = value.split(separator: ",").compactMap { Int($0) }
+                if layouts.isEmpty { Self.fail("--layouts takes folder counts such as 2000,20; got '\(value)'") }
+            case "--timeout": timeout = number()
             case "--workdir": workdir = URL(fileURLWithPath: value, isDirectory: true)
             case "--binary": binary = URL(fileURLWithPath: value)
-            case "--scenario": scenario = LibraryBackend(rawValue: value)
+            case "--scenario":
+                guard let backend = LibraryBackend(rawValue: value) else { Self.fail("--scenario takes a backend; got '\(value)'") }
+                scenario = backend
             case "--library": library = URL(fileURLWithPath: value, isDirectory: true)
             case "--index": index = URL(fileURLWithPath: value)
-            default: FileHandle.standardError.write(Data("ignored \(name)\n".utf8))
+            default: Self.fail("unknown option \(name)")
             }
         }
+    }
+
+    private static func fail(_ problem: String) -> Never {
+        FileHandle.standardError.write(Data("assets-picker-index-bench: \(problem)\n\(usage)\n".utf8))
+        exit(2)
     }
 
     /// `$ASSETS_PICKER_TESTDATA`, else the first `shared/testdata` holding a MANIFEST.tsv beside
