@@ -25,8 +25,7 @@ extension FolderLibrary {
         let keyAssets = await handOut(keys.map { (snapshot.asset($0), snapshot.file($0)) })
         var keyByFolder: [Int: Asset] = [:]
         for (item, asset) in zip(keys, keyAssets) { keyByFolder[item.folder] = asset }
-        let roll = AlbumSummary(collection: AssetCollection(id: Self.cameraRollID, title: "All Photos", kind: .cameraRoll,
-                                                            estimatedAssetCount: snapshot.fileCount),
+        let roll = AlbumSummary(collection: cameraRollCollection(estimatedCount: snapshot.fileCount),
                                 count: counts.reduce(0, +), keyAsset: rollKey.flatMap { keyByFolder[$0.folder] })
         return [roll] + albums.map { folder in
             AlbumSummary(collection: snapshot.collection(ofFolder: folder), count: counts[folder], keyAsset: keyByFolder[folder])

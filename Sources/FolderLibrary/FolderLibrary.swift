@@ -172,7 +172,7 @@ public final class FolderLibrary: PhotoLibrary {
         CollectionIdentifier("assets-library://group/?id=\(AssetUUID.forDirectory(atRelativePath: directory).uuidString)")
     }
 
-    private func cameraRollCollection(estimatedCount: Int) -> AssetCollection {
+    func cameraRollCollection(estimatedCount: Int) -> AssetCollection {
         AssetCollection(id: Self.cameraRollID, title: "All Photos", kind: .cameraRoll, estimatedAssetCount: estimatedCount)
     }
 
