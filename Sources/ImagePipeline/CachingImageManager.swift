@@ -6,8 +6,9 @@ import Synchronization
 ///
 /// A request is answered from the memory cache, then the disk cache, then by rendering the
 /// original. Identical requests in flight share one render; renders run a bounded number at
-/// a time, what is on screen before what is prefetched; ``startCaching(_:request:)`` warms the
-/// caches for the grid cells about to appear without ever delaying a visible request.
+/// a time in three tiers (``RenderPriority``): a visible cell's first image, then the sharp
+/// upgrade of one already shown, then prefetch; ``startCaching(_:request:)`` warms the caches
+/// for the grid cells about to appear without ever delaying a visible request.
 public final class CachingImageManager: Sendable {
     public let memoryCache: MemoryImageCache
     public let diskCache: DiskImageCache?
@@ -37,13 +38,23 @@ public final class CachingImageManager: Sendable {
     /// only; ``DeliveryMode/fastFormat`` yields one image, the quickest available (a smaller
     /// cached rendition, else the embedded thumbnail whatever its size, else one rendered with
     /// ``ResizeMode/fast``). A cache hit is one final image in every mode. Cancelling the
-    /// consuming task stops delivery, and the work too unless another request shares it.
+    /// consuming task stops delivery, and the work too unless another request shares it (a
+    /// render still waiting for its turn leaves the queue at once).
+    ///
+    /// The final image of a fast request, and of any request without a degraded image before
+    /// it, renders as ``RenderPriority/visibleFirst``; set ``RenderPriority/requested`` around
+    /// the call to say otherwise (a sharp upgrade is ``RenderPriority/visibleSharp``).
     ///
     /// A fill larger than the original is rendered as ``ImageRequest/bounded(byOriginal:)`` gives it.
     public func image(for source: ImageSourceFile, request: ImageRequest) -> AsyncThrowingStream<ImageResult, Error> {
         .producing { [self] continuation in
             try await deliver(source, request.bounded(byOriginal: source.pixelSize)) { continuation.yield($0) }
         }
+    }
+
+    /// How many renders wait for their turn now (those running are not counted).
+    public var queuedRenderCount: Int {
+        get async { await scheduler.waitingCount }
     }
 
     /// The number of renders started so far (cache hits and coalesced requests do not count).
@@ -59,13 +70,15 @@ public final class CachingImageManager: Sendable {
         }
         switch request.deliveryMode {
         case .opportunistic:
+            var priority = RenderPriority.requested ?? .visibleFirst
             if var quick = quickImage(of: source, for: request) {
                 quick.isDegraded = true
                 yield(quick)
+                priority = min(priority, .visibleSharp)
             }
-            yield(try await rendition(key, of: source, for: request, priority: .visible))
+            yield(try await rendition(key, of: source, for: request, priority: priority))
         case .highQualityFormat:
-            yield(try await rendition(key, of: source, for: request, priority: .visible))
+            yield(try await rendition(key, of: source, for: request, priority: RenderPriority.requested ?? .visibleFirst))
         case .fastFormat:
             // The quickest answer: an embedded thumbnail even when it is larger than the target
             // (a 160-pixel EXIF thumbnail for a 112-pixel cell), rather than a decode.
@@ -75,7 +88,8 @@ public final class CachingImageManager: Sendable {
             } else {
                 var fast = request
                 fast.resizeMode = .fast
-                yield(try await rendition(ImageCacheKey(source: source.version, request: fast), of: source, for: fast, priority: .visible))
+                yield(try await rendition(ImageCacheKey(source: source.version, request: fast), of: source, for: fast,
+                                          priority: .visibleFirst))
             }
         }
     }
@@ -124,11 +138,12 @@ public final class CachingImageManager: Sendable {
     }
 
     /// The final rendition, shared with identical requests in flight, rendered when its turn
-    /// comes and kept in the caches (full-resolution images are not cached).
+    /// comes at `priority` (or sooner, when a more urgent caller joins) and kept in the caches
+    /// (full-resolution images are not cached).
     func rendition(_ key: ImageCacheKey, of source: ImageSourceFile, for request: ImageRequest,
                    priority: RenderPriority) async throws -> ImageResult {
         try await coalescer.result(for: key, joined: { [scheduler] in
-            if priority == .visible { await scheduler.promote(key) }
+            await scheduler.promote(key, to: priority)
         }) { [self] in
             if let cached = cachedImage(for: key) { return cached }
             let granted = try await scheduler.acquire(for: key, priority: priority)

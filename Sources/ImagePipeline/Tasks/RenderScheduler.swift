@@ -1,14 +1,20 @@
-/// Bounds how many renders run at once, visible ones first.
+/// Bounds how many renders run at once, in three tiers: a visible cell's first image, then the
+/// sharp upgrade of a visible cell, then prefetch.
 ///
-/// A visible render starts whenever fewer than `width` visible renders run: it never waits
-/// behind prefetching. A prefetch render starts only when no visible render waits, fewer than
-/// `width` renders of any kind run, and fewer than `prefetchWidth` prefetch renders run, so
-/// prefetching leaves room for what is on screen.
+/// - A ``RenderPriority/visibleFirst`` render starts whenever fewer than `width` of its tier
+///   run: it never waits behind a sharp upgrade or prefetching, only behind other first images.
+/// - A ``RenderPriority/visibleSharp`` render starts when no first image waits and fewer than
+///   `width` visible renders run.
+/// - A ``RenderPriority/prefetch`` render starts only when no visible render waits, fewer than
+///   `width` renders of any kind run, and fewer than `prefetchWidth` prefetch renders run, so
+///   prefetching leaves room for what is on screen.
+///
+/// Within a tier, renders start in the order they asked. A waiting render whose caller is
+/// cancelled leaves the queue at once.
 actor RenderScheduler {
     let width: Int
     let prefetchWidth: Int
-    private var runningVisible = 0
-    private var runningPrefetch = 0
+    private var running: [RenderPriority: Int] = [:]
     private var waiting: [Waiter] = []
     private var nextTicket = 0
 
@@ -46,41 +52,47 @@ actor RenderScheduler {
     /// or that a cancelled one has left the queue, instead of guessing with a sleep.
     var waitingCount: Int { waiting.count }
 
+    /// How many renders of `priority` run now.
+    func runningCount(_ priority: RenderPriority) -> Int { running[priority, default: 0] }
+
     func release(_ priority: RenderPriority) {
-        switch priority {
-        case .visible: runningVisible -= 1
-        case .prefetch: runningPrefetch -= 1
-        }
+        running[priority, default: 0] -= 1
         startWaiters()
     }
 
-    /// Someone now looks at the result of waiting work for `key`: let it start as visible.
-    func promote(_ key: ImageCacheKey) {
-        for index in waiting.indices where waiting[index].key == key {
-            waiting[index].priority = .visible
+    /// Someone now waits for the result of work for `key` at `priority`: let it start as that,
+    /// if that is more urgent than it waited as.
+    func promote(_ key: ImageCacheKey, to priority: RenderPriority) {
+        for index in waiting.indices where waiting[index].key == key && waiting[index].priority < priority {
+            waiting[index].priority = priority
         }
         startWaiters()
     }
 
     private func canStart(_ priority: RenderPriority) -> Bool {
+        let first = running[.visibleFirst, default: 0], sharp = running[.visibleSharp, default: 0]
+        let prefetch = running[.prefetch, default: 0]
         switch priority {
-        case .visible:
-            runningVisible < width
+        case .visibleFirst:
+            return first < width
+        case .visibleSharp:
+            return !isWaiting(.visibleFirst) && first + sharp < width
         case .prefetch:
-            !waiting.contains { $0.priority == .visible }
-                && runningVisible + runningPrefetch < width && runningPrefetch < prefetchWidth
+            return !isWaiting(.visibleFirst) && !isWaiting(.visibleSharp)
+                && first + sharp + prefetch < width && prefetch < prefetchWidth
         }
+    }
+
+    private func isWaiting(_ priority: RenderPriority) -> Bool {
+        waiting.contains { $0.priority == priority }
     }
 
     private func occupy(_ priority: RenderPriority) {
-        switch priority {
-        case .visible: runningVisible += 1
-        case .prefetch: runningPrefetch += 1
-        }
+        running[priority, default: 0] += 1
     }
 
     private func startWaiters() {
-        for priority in [RenderPriority.visible, .prefetch] {
+        for priority in RenderPriority.allCases.reversed() {
             while let index = waiting.firstIndex(where: { $0.priority == priority }), canStart(priority) {
                 let waiter = waiting.remove(at: index)
                 occupy(priority)
