@@ -51,8 +51,9 @@ public struct PickerServer: Sendable {
     /// - Throws: What binding or serving threw, e.g. the port is taken; ``PickerServerError`` when the web picker's files are missing.
     public func run(handlesSignals: Bool = false, onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let bound = BoundAddress()
+        let media = MediaResponder(library: library, budget: SessionRenderBudget(limit: configuration.limits.rendersPerSession))
         let state = ServerState(configuration: configuration, library: library, sessions: sessions,
-                                media: MediaResponder(library: library), assets: AssetMemo(), fetches: FetchMemo(library: library),
+                                media: media, assets: AssetMemo(), fetches: FetchMemo(library: library),
                                 logger: logger, boundAddress: bound, signIn: signIn, showSignInLink: showSignInLink)
         let router = try makeRouter(state: state)
         let serverName = "assets-picker"

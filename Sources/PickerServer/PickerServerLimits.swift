@@ -16,6 +16,11 @@ public struct PickerServerLimits: Sendable {
     /// Uploads received at once, server-wide: one more gets 503 with `Retry-After`. Uploads
     /// stream to a temporary file, so memory does not grow with their size.
     public var concurrentUploads = 2
+    /// Renders one session may have asked for and not received yet (thumbnails and images not
+    /// answered from memory): one more gets 429 unless it is more urgent than one of them — a
+    /// visible cell's first image before a sharp upgrade — which then answers 429 in its place.
+    /// A browser asks for six at a time at most.
+    public var rendersPerSession = 32
     /// Where uploads are written while they arrive (each in a folder of its own, removed after);
     /// `nil`: the system's temporary folder.
     public var uploadFolder: URL?

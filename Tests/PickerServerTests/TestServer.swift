@@ -36,11 +36,13 @@ final class TestServer: Sendable {
     ///   - adding: More files for the library, copied into its `DCIM` folder before it is indexed.
     ///   - port: The port to listen on; by default a free one.
     ///   - limits: The server's timeouts and caps.
+    ///   - imageManager: What renders the library's images (e.g. one with renders held); by default a new one.
     static func indexed(sessions: PickerSessionStore? = nil, signIn: PersonSignIn = PersonSignIn(),
-                        adding files: [URL] = [], port: Int = 0, limits: PickerServerLimits = PickerServerLimits()) async throws -> TestServer {
+                        adding files: [URL] = [], port: Int = 0, limits: PickerServerLimits = PickerServerLimits(),
+                        imageManager: CachingImageManager? = nil) async throws -> TestServer {
         let root = try await corpusLibrary()
         for file in files { try FileManager.default.copyItem(at: file, to: root.appendingPathComponent("DCIM/\(file.lastPathComponent)")) }
-        let library = try await LibraryOpener().open(root: root, backend: .indexed, indexURL: indexURL(forLibrary: root))
+        let library = try await LibraryOpener(imageManager: imageManager).open(root: root, backend: .indexed, indexURL: indexURL(forLibrary: root))
         return try await TestServer(library: library, root: root, sessions: sessions, signIn: signIn, port: port, limits: limits)
     }
 

@@ -1,6 +1,7 @@
 import AssetsKit
 import Foundation
 import Hummingbird
+import ImagePipeline
 import PickerSessions
 
 /// The picked items of a session, as the Google Photos Picker API lists and serves them:
@@ -71,7 +72,8 @@ struct MediaItemRoutes: Sendable {
         switch parameters {
         case .image:
             guard let query = parameters.imageQuery else { throw APIError.badParameter("The size appended to the baseUrl is out of range.") }
-            return try await state.media.image(of: asset, query: query, request: request)
+            // A client program's download is nobody's first screen: it never delays one.
+            return try await state.media.image(of: asset, query: query, request: request, session: session.id, tier: .visibleSharp)
         case .download:
             guard asset.mediaType != .video else { throw APIError.badParameter("'=d' is a photo's bytes; a video's are at '=dv'.") }
             return try await state.media.originalWithoutLocation(of: asset)

@@ -16,10 +16,14 @@ struct MediaResponder: Sendable {
     var cacheControl = "private, max-age=86400"
     /// Final renditions answered lately, sent again without asking the library.
     let renditions: RenditionMemo
+    /// What each session may have rendered at once.
+    let budget: SessionRenderBudget
 
-    init(library: any PhotoLibrary, renditions: RenditionMemo = RenditionMemo()) {
+    init(library: any PhotoLibrary, renditions: RenditionMemo = RenditionMemo(),
+         budget: SessionRenderBudget = SessionRenderBudget(limit: PickerServerLimits().rendersPerSession)) {
         self.library = library
         self.renditions = renditions
+        self.budget = budget
     }
 
     /// The asset rendered as `query` asks; 304 when the caller's copy (`If-None-Match`) is current.
@@ -27,16 +31,15 @@ struct MediaResponder: Sendable {
     /// Once the final rendition has been answered, it answers every delivery mode (it is the
     /// best answer there is), cacheable and tagged; a `fast` answer rendered for the occasion may
     /// be a stand-in, and is neither tagged nor stored.
-    func image(of asset: Asset, query: ImageQuery, request: Request) async throws -> Response {
+    ///
+    /// A render takes a place in `session`'s budget (``SessionRenderBudget``: 429 beyond it)
+    /// and the render queue's tier `tier` (a `fast` request is always a visible cell's first
+    /// image); it is given up as soon as the client closes its connection.
+    func image(of asset: Asset, query: ImageQuery, request: Request, session: String, tier: RenderPriority) async throws -> Response {
         if let answer = answerWithoutRendering(of: asset, query: query, ifNoneMatch: request.headers[.ifNoneMatch]) {
             return answer.response
         }
-        let result: ImageResult
-        do {
-            result = try await library.finalImage(for: asset, request: query.request)
-        } catch {
-            throw Self.apiError(error, asset: asset)
-        }
+        let result = try await render(asset, query, session: session, tier: query.delivery == .fastFormat ? .visibleFirst : tier)
         let bytes = ByteBuffer(data: result.data), pixelSize = "\(result.pixelSize.width)x\(result.pixelSize.height)"
         guard query.delivery != .fastFormat else {
             // The quickest answer may be a degraded one today and the final one tomorrow.
@@ -79,6 +82,29 @@ struct MediaResponder: Sendable {
         headers[Self.imageSize] = pixelSize
         headers[Self.imageDegraded] = degraded ? "1" : "0"
         return PreparedAnswer(head: HTTPResponse(status: .ok, headerFields: headers), body: bytes)
+    }
+
+    /// The final image of `asset` for `query`, rendered within `session`'s budget at `tier`;
+    /// waited for only while the client is there and the budget keeps its place.
+    private func render(_ asset: Asset, _ query: ImageQuery, session: String, tier: RenderPriority) async throws -> ImageResult {
+        let stop = RenderStop()
+        let ticket = try budget.admit(session: session, tier: tier, stop: stop)
+        defer { budget.release(ticket, session: session) }
+        let departure = ClientDeparture.current
+        let watch = departure?.watch { stop.fire(.clientLeft) }
+        defer { if let watch { departure?.unwatch(watch) } }
+        let library = library, request = query.request
+        do {
+            return try await stop.racing {
+                try await RenderPriority.$requested.withValue(tier) {
+                    try await library.finalImage(for: asset, request: request)
+                }
+            }
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw Self.apiError(error, asset: asset)
+        }
     }
 
     private static let imageSize = HTTPField.Name("X-Image-Size")!

@@ -10,8 +10,16 @@ import NIOHTTPTypesHTTP1
 /// responders read: what the fast path answers costs neither that conversion nor the async hand-off.
 /// Each connection is also held to the server's ``PickerServerLimits``: closed when idle, 408
 /// when a request head is slow to arrive (``HeaderDeadline``), 503 beyond the connections one
-/// address may hold (``ConnectionsPerAddress``).
+/// address may hold (``ConnectionsPerAddress``). Its requests are answered knowing whether their
+/// client is still there (``ClientDeparture``).
 struct PickerHTTPChannel: HTTPChannelHandler {
+    /// Hummingbird's connection, and whether its client has gone.
+    struct Value: ServerChildChannelValue {
+        let base: HTTP1Channel.Value
+        let departure: ClientDeparture
+        var channel: any Channel { base.channel }
+    }
+
     let base: HTTP1Channel
     let limits: PickerServerLimits
     let connections: ConnectionsPerAddress
@@ -20,14 +28,17 @@ struct PickerHTTPChannel: HTTPChannelHandler {
 
     var responder: Responder { base.responder }
 
-    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1Channel.Value> {
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let refusal = connections.admit(channel)
-        return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+        let departure = ClientDeparture()
+        return base.setup(channel: channel, logger: logger).flatMapThrowing { base in
+            let value = Value(base: base, departure: departure)
             let pipeline = channel.pipeline.syncOperations
             if let refusal {
                 try pipeline.addHandler(refusal, position: .first)
                 return value
             }
+            try pipeline.addHandler(ClientDepartureHandler(departure), position: .first)
             let deadline = HeaderDeadline(timeout: limits.headerTimeout).handlers
             try pipeline.addHandler(deadline.bytes, position: .first)
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
@@ -37,8 +48,10 @@ struct PickerHTTPChannel: HTTPChannelHandler {
         }
     }
 
-    func handle(value: HTTP1Channel.Value, logger: Logger) async {
-        await base.handle(value: value, logger: logger)
+    func handle(value: Value, logger: Logger) async {
+        await ClientDeparture.$current.withValue(value.departure) {
+            await base.handle(value: value.base, logger: logger)
+        }
     }
 }
 

@@ -1,6 +1,8 @@
 import AssetsKit
 import Foundation
+import HTTPTypes
 import Hummingbird
+import ImagePipeline
 import PickerSessions
 
 /// The picker page's browsing: the album list, windows of a collection's assets, thumbnails and
@@ -23,8 +25,12 @@ struct PickerBrowsing: Sendable {
             return try JSONResponse.make(try await window(request, context, session: session))
         }
         api.get("assets/:asset/image") { request, context in
-            let asset = try await visibleAsset(context, session: try await grant(context).session)
-            return try await state.media.image(of: asset, query: ImageQuery(request, allowsDelivery: true), request: request)
+            let session = try await grant(context).session
+            let asset = try await visibleAsset(context, session: session)
+            // The page says which requests sharpen a cell that shows an image already.
+            let tier: RenderPriority = request.headers[Self.imageUpgrade] == nil ? .visibleFirst : .visibleSharp
+            return try await state.media.image(of: asset, query: ImageQuery(request, allowsDelivery: true), request: request,
+                                               session: session.id, tier: tier)
         }
         api.get("assets/:asset/original") { request, context in
             let asset = try await visibleAsset(context, session: try await grant(context).session)
@@ -54,6 +60,9 @@ struct PickerBrowsing: Sendable {
         }
         return albums
     }
+
+    /// Sent by the picker page with the sharp upgrade of a thumbnail it shows already.
+    static let imageUpgrade = HTTPField.Name("X-Image-Upgrade")!
 
     /// Recently Deleted holds what the person threw away: neither listed nor offered for picking.
     private static func isPickable(_ collection: CollectionIdentifier) -> Bool {
