@@ -4,7 +4,7 @@
 import { imageURL } from "./api.js";
 import { t, formatDate, formatDuration } from "./i18n.js";
 import { isSharpKnown, rememberSharp } from "./sharp-memory.js";
-import { watchThumb } from "./thumb-upgrade.js";
+import { watchThumb, cancelUpgrade } from "./thumb-upgrade.js";
 
 /** A cell for `index`; without `item` it is a placeholder until its page arrives. */
 export function makeCell(index) {
@@ -98,9 +98,13 @@ export function loadDeferred(root) {
   }
 }
 
-/** Cancels the thumbnail downloads still running in a row that leaves the DOM. */
+/**
+ * Cancels the thumbnail downloads still running in a row that leaves the DOM, and their sharp
+ * upgrades: the browser closes their connections, and the server stops waiting for their renders.
+ */
 export function cancelLoads(row) {
   for (const img of row.querySelectorAll("img.thumb")) {
     if (!img.complete) img.removeAttribute("src");
+    cancelUpgrade(img);
   }
 }

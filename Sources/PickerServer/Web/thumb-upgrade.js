@@ -2,6 +2,8 @@
 // an embedded or cached image, maybe degraded, answered with `Cache-Control: no-store`. Their
 // final rendition (delivery=high, cacheable) is fetched once the first screen is done and
 // scrolling has paused, and swapped in after decoding; scrolling back then finds it cached.
+// An upgrade is sent with `X-Image-Upgrade: 1`, so the server renders it after every visible
+// cell's first image, and aborted when its cell leaves the DOM (cancelUpgrade).
 
 import { imageURL } from "./api.js";
 import { gridIsReady } from "./first-screen.js";
@@ -10,6 +12,7 @@ import { rememberSharp } from "./sharp-memory.js";
 const IDLE_MS = 250; // a pause in scrolling this long lets the upgrades run
 const BATCH_MS = 50; // thumbnails loading together are upgraded together
 const queue = new Set();
+const running = new Map(); // img → AbortController of its upgrade in flight
 let timer = 0;
 let lastScroll = 0;
 
@@ -53,15 +56,40 @@ function run() {
     const { img, assetId, px } = entry;
     // Cells that left the DOM or show another asset now need nothing.
     if (!img.isConnected || img.closest(".cell")?.dataset.assetId !== assetId) continue;
-    const url = imageURL(assetId, { w: px, h: px, mode: "fill", delivery: "high" });
-    const sharp = new Image();
-    sharp.src = url;
-    sharp.decode().then(() => {
-      if (img.isConnected && img.closest(".cell")?.dataset.assetId === assetId) {
-        img.dataset.quality = "high";
-        img.src = url;
-        rememberSharp(assetId, px);
-      }
-    }, () => undefined);
+    upgrade(img, assetId, imageURL(assetId, { w: px, h: px, mode: "fill", delivery: "high" }), px);
   }
+}
+
+/** Fetches the final rendition (into the browser's cache), decodes it, then shows it in `img`. */
+async function upgrade(img, assetId, url, px) {
+  const controller = new AbortController();
+  running.set(img, controller);
+  const shows = () => img.isConnected && img.closest(".cell")?.dataset.assetId === assetId;
+  try {
+    const response = await fetch(url, { headers: { "X-Image-Upgrade": "1" }, credentials: "same-origin", signal: controller.signal });
+    if (!response.ok) return;
+    await response.blob();
+    if (!shows()) return;
+    const sharp = new Image();
+    sharp.src = url; // from the browser's cache now
+    await sharp.decode();
+    if (shows()) {
+      img.dataset.quality = "high";
+      img.src = url;
+      rememberSharp(assetId, px);
+    }
+  } catch {
+    // aborted, or refused: the fast thumbnail stays
+  } finally {
+    if (running.get(img) === controller) running.delete(img);
+  }
+}
+
+/** The cell of `img` left the DOM: its upgrade, queued or in flight, is given up. */
+export function cancelUpgrade(img) {
+  for (const entry of queue) {
+    if (entry.img === img) queue.delete(entry);
+  }
+  running.get(img)?.abort();
+  running.delete(img);
 }
