@@ -11,8 +11,13 @@ final class HeaderDeadline {
     private let timeout: TimeAmount
     /// No head is being waited for between a head and its request's end.
     private var awaitingHead = true
+    /// When the first byte of the head waited for arrived; `nil` before it does.
+    private var headStarted: NIODeadline?
     /// Responses not ended yet (pipelined requests are answered in order).
     private var pendingResponses = 0
+    /// The one timer of the connection. It is not cancelled when a head arrives in time: when it
+    /// fires, it looks at the head awaited then, if any, and waits on for it. So a busy keep-alive
+    /// connection sets a timer every `timeout`, not one per request.
     private var scheduled: Scheduled<Void>?
 
     init(timeout: Duration) {
@@ -23,15 +28,16 @@ final class HeaderDeadline {
     var handlers: (bytes: BytesHandler, parts: PartsHandler) { (BytesHandler(self), PartsHandler(self)) }
 
     fileprivate func bytesArrived(_ context: ChannelHandlerContext) {
-        guard awaitingHead, scheduled == nil else { return }
-        let loop = context.eventLoop.assumeIsolated()
-        scheduled = loop.scheduleTask(in: timeout) { [self] in expire(context) }
+        guard awaitingHead, headStarted == nil else { return }
+        let now = NIODeadline.now()
+        headStarted = now
+        if scheduled == nil { schedule(at: now + timeout, context) }
     }
 
     fileprivate func headArrived() {
         awaitingHead = false
+        headStarted = nil
         pendingResponses += 1
-        cancel()
     }
 
     fileprivate func requestEnded() { awaitingHead = true }
@@ -43,9 +49,24 @@ final class HeaderDeadline {
         scheduled = nil
     }
 
-    private func expire(_ context: ChannelHandlerContext) {
+    private func schedule(at deadline: NIODeadline, _ context: ChannelHandlerContext) {
+        let loop = context.eventLoop.assumeIsolated()
+        scheduled = loop.scheduleTask(deadline: deadline) { [self] in check(context) }
+    }
+
+    /// The timer fired: the head awaited now, if its first byte came `timeout` ago, is late.
+    private func check(_ context: ChannelHandlerContext) {
         scheduled = nil
-        guard awaitingHead, context.channel.isActive else { return }
+        guard awaitingHead, let started = headStarted, context.channel.isActive else { return }
+        let deadline = started + timeout
+        guard deadline <= .now() else {
+            schedule(at: deadline, context)
+            return
+        }
+        expire(context)
+    }
+
+    private func expire(_ context: ChannelHandlerContext) {
         guard pendingResponses == 0 else {
             context.close(promise: nil)
             return

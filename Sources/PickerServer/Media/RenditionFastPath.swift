@@ -44,6 +44,8 @@ final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// Requests passed on whose answers have not ended yet.
     private var unansweredForwards = 0
     private var date = HTTPDate()
+    /// The person's cookie name: the server's port is known before any connection is accepted.
+    private lazy var cookieName = state.personCookieName
 
     init(state: ServerState, serverName: String) {
         self.state = state
@@ -81,11 +83,17 @@ final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// The answer the router would give, when it needs no waiting; `nil` to let the router answer.
     private func answer(to request: HTTPRequestHead) -> PreparedAnswer? {
         guard request.method == .GET, request.version == .http1_1, !request.headers.contains(name: "connection"),
-              let target = PickerImageTarget(request.uri), state.isPerson(cookieHeaders: request.headers["cookie"]),
+              let target = PickerImageTarget(request.uri), isPerson(request.headers),
               let session = state.sessions.pickerSession(target.session, token: target.token), session.state == .picking,
               let asset = state.assets.asset(target.asset), ServerState.isVisible(asset, in: session),
               let query = try? ImageQuery(allowsDelivery: true, value: target.value) else { return nil }
         return state.media.answerWithoutRendering(of: asset, query: query, ifNoneMatch: request.headers.first(name: "if-none-match"))
+    }
+
+    /// Whether the request carries a browser the person signed in (``PersonGate``'s check).
+    private func isPerson(_ headers: HTTPHeaders) -> Bool {
+        guard let token = PersonCookie.value(named: cookieName, in: headers["cookie"]) else { return false }
+        return state.signIn.isSignedIn(browser: token)
     }
 
     /// Writes `answer` with the headers Hummingbird adds to every response (`Date`, `Server`).

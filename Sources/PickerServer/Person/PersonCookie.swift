@@ -14,12 +14,21 @@ enum PersonCookie {
     }
 
     /// The value of the cookie `name` in the request's `Cookie` header lines, if there is one.
+    /// Read byte by byte (every thumbnail request asks it): pairs split at `;`, leading spaces
+    /// dropped, the name compared exactly.
     static func value(named name: String, in headers: some Sequence<String>) -> Substring? {
         for header in headers {
-            for pair in header.split(separator: ";") {
-                let pair = pair.drop { $0 == " " }
-                guard let equals = pair.firstIndex(of: "="), pair[..<equals] == name else { continue }
-                return pair[pair.index(after: equals)...]
+            let bytes = header.utf8
+            var start = bytes.startIndex
+            while start < bytes.endIndex {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
+                var pairStart = start
+                while pairStart < end, bytes[pairStart] == UInt8(ascii: " ") { pairStart = bytes.index(after: pairStart) }
+                if let equals = bytes[pairStart..<end].firstIndex(of: UInt8(ascii: "=")),
+                   bytes[pairStart..<equals].elementsEqual(name.utf8) {
+                    return header[bytes.index(after: equals)..<end]
+                }
+                start = end < bytes.endIndex ? bytes.index(after: end) : end
             }
         }
         return nil
