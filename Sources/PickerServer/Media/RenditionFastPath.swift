@@ -86,7 +86,7 @@ final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
               let target = PickerImageTarget(request.uri), isPerson(request.headers),
               let session = state.sessions.pickerSession(target.session, token: target.token), session.state == .picking,
               let asset = state.assets.asset(target.asset), ServerState.isVisible(asset, in: session),
-              let query = try? ImageQuery(allowsDelivery: true, value: target.value) else { return nil }
+              let query = try? ImageQuery(allowsDelivery: true, value: { target.value($0) }) else { return nil }
         return state.media.answerWithoutRendering(of: asset, query: query, ifNoneMatch: request.headers.first(name: "if-none-match"))
     }
 
