@@ -26,6 +26,9 @@ final class RenderStop: Sendable {
 
     private let state = Mutex<(reason: Reason?, waiter: CheckedContinuation<Reason?, Never>?)>((nil, nil))
 
+    /// Why the stop fired, if it has.
+    var firedReason: Reason? { state.withLock { $0.reason } }
+
     /// Ends the wait for `reason` (the first reason given counts).
     func fire(_ reason: Reason) {
         let waiter = state.withLock { state -> CheckedContinuation<Reason?, Never>? in
