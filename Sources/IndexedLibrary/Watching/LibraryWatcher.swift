@@ -47,13 +47,19 @@ public final class LibraryWatcher: Sendable {
         let rescans: Task<Void, Never>
     }
 
-    /// A watcher that rescans `library` when its folder changes. Nothing happens until ``start()``.
+    /// A watcher that rescans `library` when its folder changes, then makes the previews of new
+    /// and changed photos and drops those of removed ones (``IndexedLibrary/makePreviews(progress:)``;
+    /// a preview that cannot be made does not fail the rescan). Nothing happens until ``start()``.
     /// - Parameters:
     ///   - configuration: The debouncing and polling times.
     ///   - report: Told what the watcher does (watching, polling and why, each rescan), on any thread.
     public convenience init(library: IndexedLibrary, configuration: Configuration = Configuration(),
                             report: @escaping @Sendable (LibraryWatcherEvent) -> Void = { _ in }) {
-        self.init(root: library.rootURL, configuration: configuration, rescan: { try await library.scan() }, report: report)
+        self.init(root: library.rootURL, configuration: configuration, rescan: {
+            let summary = try await library.scan()
+            _ = try? await library.makePreviews()
+            return summary
+        }, report: report)
     }
 
     /// A watcher of `root` that calls `rescan` for each rescan.
