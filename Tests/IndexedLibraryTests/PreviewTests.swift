@@ -91,6 +91,19 @@ struct PreviewTests {
         #expect(try await previewURL(of: Self.noThumbnailJPEG, in: library).map { FileManager.default.fileExists(atPath: $0.path) } == true)
     }
 
+    @Test("a photo whose file changed gets a preview of the new version, and the old one is removed")
+    func replacedWithTheFile() async throws {
+        let (tree, library, _) = try await indexed([Self.png])
+        defer { tree.remove() }
+        let old = try #require(try await previewURL(of: Self.png, in: library))
+        try Data(contentsOf: Corpus.file("C_pngsuite/basn0g16.png")).write(to: tree.url(Self.png))
+        try await library.scan()
+        #expect(try await library.makePreviews().made == 1)
+        let new = try #require(try await previewURL(of: Self.png, in: library))
+        #expect(new != old)
+        #expect(FileManager.default.fileExists(atPath: new.path) && !FileManager.default.fileExists(atPath: old.path))
+    }
+
     @Test("indexing the corpus, broken files included, makes every preview it can and reports the rest")
     func corpusWithBrokenFiles() async throws {
         let tree = try TemporaryTree.corpusCopy()

@@ -77,19 +77,6 @@ public struct PreviewStore: Sendable {
         return removed
     }
 
-    /// The asset keys that have a preview (of any version).
-    public func assetKeys() -> Set<String> {
-        let manager = FileManager.default
-        var keys: Set<String> = []
-        for shard in (try? manager.contentsOfDirectory(atPath: folder.path)) ?? [] {
-            for name in (try? manager.contentsOfDirectory(atPath: folder.appendingPathComponent(shard).path)) ?? []
-            where !name.hasPrefix(".") {
-                keys.insert(Self.assetKey(ofFileNamed: name))
-            }
-        }
-        return keys
-    }
-
     private func files(of assetKey: String, in shard: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: shard.path)) ?? []).filter {
             !$0.hasPrefix(".") && Self.assetKey(ofFileNamed: $0) == assetKey

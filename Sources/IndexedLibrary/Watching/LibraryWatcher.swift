@@ -55,9 +55,14 @@ public final class LibraryWatcher: Sendable {
     ///   - report: Told what the watcher does (watching, polling and why, each rescan), on any thread.
     public convenience init(library: IndexedLibrary, configuration: Configuration = Configuration(),
                             report: @escaping @Sendable (LibraryWatcherEvent) -> Void = { _ in }) {
+        let firstRescan = FirstRescan()
         self.init(root: library.rootURL, configuration: configuration, rescan: {
             let summary = try await library.scan()
-            _ = try? await library.makePreviews()
+            // The first rescan catches up with an index made without previews; later ones make
+            // previews only when files came, changed or went.
+            if firstRescan.take() || summary.added + summary.updated + summary.removed + summary.moved > 0 {
+                _ = try? await library.makePreviews()
+            }
             return summary
         }, report: report)
     }
@@ -149,5 +154,15 @@ public final class LibraryWatcher: Sendable {
         running.rescans.cancel()
         await running.rescans.value
         report(.stopped)
+    }
+}
+
+/// Whether a watcher's first rescan is still to come: that one makes the previews whatever it finds.
+private final class FirstRescan: Sendable {
+    private let pending = Atomic(true)
+
+    /// `true` once, for the first rescan.
+    func take() -> Bool {
+        pending.exchange(false, ordering: .relaxed)
     }
 }
