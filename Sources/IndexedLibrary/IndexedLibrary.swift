@@ -39,7 +39,8 @@ public final class IndexedLibrary: PhotoLibrary {
     private let authorization = Mutex<AuthorizationStatus>(.notDetermined)
 
     /// Opens the index of `root` at `databaseURL`, creating it when there is none yet (it is
-    /// empty until the first ``scan(progress:)``).
+    /// empty until the first ``scan(progress:)``). The photos' previews are kept beside it
+    /// (``PreviewStore/init(besideIndexAt:)``).
     ///
     /// - Parameters:
     ///   - root: The folder the library shows.
@@ -49,7 +50,6 @@ public final class IndexedLibrary: PhotoLibrary {
     ///   - imageManager: Renders and caches images (default: a memory cache, and a disk cache
     ///     of `diskCacheBytes` in a `cache` folder beside the index when that is given).
     ///   - diskCacheBytes: The disk cache budget of the default image manager; `nil` for none.
-    ///   The photos' previews are kept beside the index (``PreviewStore/init(besideIndexAt:)``).
     ///   - now: The present, for Recently Added and the date assets are added; injectable for tests.
     public convenience init(root: URL, databaseURL: URL, originals: (any OriginalsStore)? = nil,
                             reader: any MediaMetadataReading = MediaMetadataReader(),
