@@ -13,7 +13,7 @@
 #   scripts/bench-web.sh --binary PATH [--json] [--libraries mix,heic] [--screens desktop]
 #                        [--runs 3] [--duration 10s] [--skip-browser|--skip-http]
 # Run it under the CPU lock on a shared machine: flock /tmp/assets-picker-cpu.lock scripts/bench-web.sh
-# Installs what is missing from Debian (nginx, wrk, chromium, chromium-driver) and selenium.
+# Installs what is missing from Debian (nginx, wrk, libheif-examples, chromium, chromium-driver) and selenium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
@@ -29,7 +29,7 @@ while [ $# -gt 0 ]; do
 done
 
 missing=()
-for package in nginx wrk; do
+for package in nginx wrk libheif-examples; do  # libheif-examples: heif-enc makes the HEIC library
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -276,11 +276,14 @@ def first_screen_case(arguments, variant, library, viewport, floor_nginx, floor_
     then the static floor (new browsers, nginx)."""
     import floor_page
     import grid_first_screen as grid
+    import web_library
     folder, index, summary = library
     slug = f"{variant}-{viewport[0].split()[0]}"
     run = workdir / slug
     run.mkdir()
-    shutil.copyfile(index, run / "library.sqlite")  # the kept index stays as made
+    shutil.copyfile(index, run / "library.sqlite")  # the kept index and previews stay as made
+    if web_library.previews_folder(index).exists():
+        shutil.copytree(web_library.previews_folder(index), web_library.previews_folder(run / "library.sqlite"))
     log(f"first screen, {variant}, {viewport[0]}: ours cold, then {arguments.warm_runs} warm")
     server = Server(arguments.binary, run, library=folder, index=run / "library.sqlite")
     try:

@@ -25,8 +25,10 @@ public struct ImageResult: Sendable, Hashable {
 
 /// Where an ``ImageResult`` came from.
 public enum ImageSource: String, Sendable, Hashable, Codable {
-    /// The thumbnail the camera embedded in the EXIF block.
+    /// The thumbnail the camera embedded in the file (EXIF block, HEIF thumbnail item).
     case embeddedThumbnail
+    /// A small upright preview the library made when it indexed the file.
+    case preview
     /// AssetsLibrary's 150-pixel square thumbnail.
     case squareThumbnail
     /// AssetsLibrary's aspect-ratio thumbnail (longest side 256).

@@ -285,3 +285,23 @@ fail:
     g_object_unref(scope);
     return -1;
 }
+
+int cvips_heif_thumbnail(const char *path, int fail_on, VipsImage **out) {
+    VipsImage *primary = NULL;
+    if (vips_heifload(path, &primary, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", (VipsFailOn)fail_on, NULL) != 0) return -1;
+    int primary_width = primary->Xsize, primary_height = primary->Ysize;
+    g_object_unref(primary);
+    VipsImage *thumbnail = NULL;
+    if (vips_heifload(path, &thumbnail, "thumbnail", TRUE, "access", VIPS_ACCESS_SEQUENTIAL,
+                      "fail_on", (VipsFailOn)fail_on, NULL) != 0) return -1;
+    // Without a thumbnail item heifload answers the primary image itself: that is no thumbnail.
+    if (thumbnail->Xsize == primary_width && thumbnail->Ysize == primary_height) {
+        g_object_unref(thumbnail);
+        return 1;
+    }
+    // libheif turns the thumbnail as its item's transformations say; an EXIF orientation libvips
+    // kept (older libheif) is applied here.
+    int result = vips_autorot(thumbnail, out, NULL);
+    g_object_unref(thumbnail);
+    return result;
+}

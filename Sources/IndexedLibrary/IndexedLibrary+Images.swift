@@ -25,14 +25,19 @@ extension IndexedLibrary {
         imageManager.stopCachingAll()
     }
 
-    /// The original behind `asset` as the index knows it now (its current path and version).
+    /// The original behind `asset` as the index knows it now (its current path and version),
+    /// with where its preview is when it gets one.
     func imageSource(of asset: Asset) async throws -> ImageSourceFile {
         let record = try await record(of: asset)
-        return ImageSourceFile(
+        var source = ImageSourceFile(
             assetKey: record.uuid.uuidString, url: try await originals.localFile(at: record.relativePath), byteSize: record.byteSize,
             modificationDate: Date(timeIntervalSince1970: Double(record.modificationTime) / 1e9),
             mediaType: MediaType(databaseCode: record.mediaType), pixelSize: PixelSize(width: record.pixelWidth, height: record.pixelHeight),
             orientation: record.orientation, hasEmbeddedThumbnail: record.hasEmbeddedThumbnail)
+        if Self.wantsPreview(mediaType: source.mediaType, hasEmbeddedThumbnail: source.hasEmbeddedThumbnail) {
+            source.previewURL = previews?.url(for: source.version)
+        }
+        return source
     }
 
     /// The sources of the assets still in the library.

@@ -27,6 +27,8 @@ public final class IndexedLibrary: PhotoLibrary {
     public let originals: any OriginalsStore
     /// Renders, caches and prefetches images.
     public let imageManager: CachingImageManager
+    /// The photos' previews, made by ``makePreviews(progress:)`` (beside the index); `nil` for none.
+    public let previews: PreviewStore?
     /// How long an asset stays in Recently Added.
     public static let recentlyAddedInterval: TimeInterval = 30 * 86_400
     /// Where the records live (``SQLiteIndexStore``: the SQLite file at the database URL, unless
@@ -37,7 +39,8 @@ public final class IndexedLibrary: PhotoLibrary {
     private let authorization = Mutex<AuthorizationStatus>(.notDetermined)
 
     /// Opens the index of `root` at `databaseURL`, creating it when there is none yet (it is
-    /// empty until the first ``scan(progress:)``).
+    /// empty until the first ``scan(progress:)``). The photos' previews are kept beside it
+    /// (``PreviewStore/init(besideIndexAt:)``).
     ///
     /// - Parameters:
     ///   - root: The folder the library shows.
@@ -61,14 +64,14 @@ public final class IndexedLibrary: PhotoLibrary {
             return CachingImageManager(diskCache: diskCache, rendering: LibvipsImageRendering(renderer: renderer))
         }()
         try self.init(root: root, index: SQLiteIndexStore(url: databaseURL), originals: originals, reader: reader,
-                      imageManager: manager, now: now)
+                      imageManager: manager, previews: PreviewStore(besideIndexAt: databaseURL), now: now)
     }
 
     /// A library over any ``IndexStore`` (a store in a target of its own, such as one on
     /// PostgreSQL); it records `root` in the store.
     package init(root: URL, index: any IndexStore, originals: (any OriginalsStore)? = nil,
                  reader: any MediaMetadataReading = MediaMetadataReader(), imageManager: CachingImageManager,
-                 now: @escaping @Sendable () -> Date = { Date() }) throws {
+                 previews: PreviewStore? = nil, now: @escaping @Sendable () -> Date = { Date() }) throws {
         let rootURL = root.standardizedFileURL
         self.rootURL = rootURL
         self.index = index
@@ -76,6 +79,7 @@ public final class IndexedLibrary: PhotoLibrary {
         self.now = now
         self.originals = originals ?? LocalOriginalsStore(root: rootURL)
         self.imageManager = imageManager
+        self.previews = previews
         try index.recordRoot(rootURL.path)
     }
 

@@ -64,6 +64,11 @@ int cvips_thumbnail_buffer(const void *buffer, size_t length, int width, int hei
 /// Shrinks an image already in memory to fit width x height.
 int cvips_thumbnail_image(VipsImage *image, int width, int height, VipsImage **out);
 
+/// The thumbnail item of the HEIF file at `path` (the image an iPhone stores beside the photo),
+/// upright, decoded lazily: the primary image is not decoded. Returns 1, with no image, when the
+/// file has no thumbnail item.
+int cvips_heif_thumbnail(const char *path, int fail_on, VipsImage **out);
+
 /// Decodes the whole first page of `path` and turns it upright.
 int cvips_load_upright(const char *path, int fail_on, VipsImage **out);
 

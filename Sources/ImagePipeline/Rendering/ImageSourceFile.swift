@@ -15,9 +15,12 @@ public struct ImageSourceFile: Sendable, Hashable {
     public var pixelSize: PixelSize
     public var orientation: Int
     public var hasEmbeddedThumbnail: Bool
+    /// A small upright JPEG of this version made ahead of time (an indexed library's preview,
+    /// see `PreviewStore`), the quickest degraded image; it need not exist.
+    public var previewURL: URL?
 
     public init(assetKey: String, url: URL, byteSize: Int64, modificationDate: Date, mediaType: MediaType,
-                pixelSize: PixelSize, orientation: Int = 1, hasEmbeddedThumbnail: Bool = false) {
+                pixelSize: PixelSize, orientation: Int = 1, hasEmbeddedThumbnail: Bool = false, previewURL: URL? = nil) {
         self.assetKey = assetKey
         self.url = url
         self.byteSize = byteSize
@@ -26,6 +29,7 @@ public struct ImageSourceFile: Sendable, Hashable {
         self.pixelSize = pixelSize
         self.orientation = orientation
         self.hasEmbeddedThumbnail = hasEmbeddedThumbnail
+        self.previewURL = previewURL
     }
 
     /// The source of `asset`, whose original is the file at `url`.

@@ -31,10 +31,25 @@ public struct LibvipsImageRendering: ImageRendering {
         }
     }
 
+    /// The quickest upright image of a photo that decodes nothing big: its preview (made ahead
+    /// of time), else its EXIF thumbnail, else a HEIF file's thumbnail item.
     public func quickImage(_ source: ImageSourceFile, request: ImageRequest) -> ImageResult? {
-        guard source.mediaType == .photo, source.hasEmbeddedThumbnail, !request.isFullResolution,
-              let bytes = try? EmbeddedThumbnail.extract(fromJPEGAt: source.url) else { return nil }
-        return try? renderer.uprightThumbnail(jpeg: bytes, orientation: source.orientation, name: source.url.path,
-                                              format: request.format, quality: request.quality)
+        guard source.mediaType == .photo, !request.isFullResolution else { return nil }
+        if let preview = source.previewURL, let bytes = try? Data(contentsOf: preview),
+           var image = try? renderer.uprightThumbnail(jpeg: bytes, orientation: 1, name: source.url.path,
+                                                      format: request.format, quality: request.quality) {
+            image.source = .preview
+            return image
+        }
+        if source.hasEmbeddedThumbnail, let bytes = try? EmbeddedThumbnail.extract(fromJPEGAt: source.url),
+           let image = try? renderer.uprightThumbnail(jpeg: bytes, orientation: source.orientation, name: source.url.path,
+                                                      format: request.format, quality: request.quality) {
+            return image
+        }
+        guard Self.heifExtensions.contains(source.url.pathExtension.lowercased()) else { return nil }
+        return (try? renderer.heifThumbnail(source.url, format: request.format, quality: request.quality)) ?? nil
     }
+
+    /// File name extensions of HEIF photos, which may carry a thumbnail item.
+    static let heifExtensions: Set<String> = ["heic", "heif", "hif"]
 }

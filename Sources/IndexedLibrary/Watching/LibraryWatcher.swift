@@ -47,13 +47,24 @@ public final class LibraryWatcher: Sendable {
         let rescans: Task<Void, Never>
     }
 
-    /// A watcher that rescans `library` when its folder changes. Nothing happens until ``start()``.
+    /// A watcher that rescans `library` when its folder changes, then makes the previews of new
+    /// and changed photos and drops those of removed ones (``IndexedLibrary/makePreviews(progress:)``;
+    /// a preview that cannot be made does not fail the rescan). Nothing happens until ``start()``.
     /// - Parameters:
     ///   - configuration: The debouncing and polling times.
     ///   - report: Told what the watcher does (watching, polling and why, each rescan), on any thread.
     public convenience init(library: IndexedLibrary, configuration: Configuration = Configuration(),
                             report: @escaping @Sendable (LibraryWatcherEvent) -> Void = { _ in }) {
-        self.init(root: library.rootURL, configuration: configuration, rescan: { try await library.scan() }, report: report)
+        let firstRescan = FirstRescan()
+        self.init(root: library.rootURL, configuration: configuration, rescan: {
+            let summary = try await library.scan()
+            // The first rescan catches up with an index made without previews; later ones make
+            // previews only when files came, changed or went.
+            if firstRescan.take() || summary.added + summary.updated + summary.removed + summary.moved > 0 {
+                _ = try? await library.makePreviews()
+            }
+            return summary
+        }, report: report)
     }
 
     /// A watcher of `root` that calls `rescan` for each rescan.
@@ -143,5 +154,15 @@ public final class LibraryWatcher: Sendable {
         running.rescans.cancel()
         await running.rescans.value
         report(.stopped)
+    }
+}
+
+/// Whether a watcher's first rescan is still to come: that one makes the previews whatever it finds.
+private final class FirstRescan: Sendable {
+    private let pending = Atomic(true)
+
+    /// `true` once, for the first rescan.
+    func take() -> Bool {
+        pending.exchange(false, ordering: .relaxed)
     }
 }

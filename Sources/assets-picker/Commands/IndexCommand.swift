@@ -10,7 +10,11 @@ struct IndexCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "index",
         abstract: "Index a library folder: adopt new files, re-read changed ones, follow moved ones, drop removed ones.",
-        discussion: "Originals are only read. Files that cannot be read are listed with the reason; they do not stop the scan.")
+        discussion: """
+            Originals are only read. Files that cannot be read are listed with the reason; they do not stop the scan. \
+            Then each photo without an embedded EXIF thumbnail gets a small preview, kept beside the index (<index name>-previews/), \
+            newest first: a grid cell's first image.
+            """)
 
     @Argument(help: "The library folder.", completion: .directory, transform: { URL(fileURLWithPath: $0) })
     var path: URL
@@ -30,14 +34,16 @@ struct IndexCommand: AsyncParsableCommand {
         let library: String
         let index: String
         let summary: ScanSummary
+        let previews: PreviewSummary
 
-        enum Keys: String, CodingKey { case library, index }
+        enum Keys: String, CodingKey { case library, index, previews }
 
         func encode(to encoder: Encoder) throws {
             try summary.encode(to: encoder)
             var container = encoder.container(keyedBy: Keys.self)
             try container.encode(library, forKey: .library)
             try container.encode(index, forKey: .index)
+            try container.encode(previews, forKey: .previews)
         }
     }
 
@@ -51,13 +57,22 @@ struct IndexCommand: AsyncParsableCommand {
             bar.update(done: progress.processed, failed: 0, total: progress.discovered)
         }
         bar.finish()
+        var previews = PreviewSummary()
+        if let previewing = library as? any LibraryPreviewing {
+            let previewBar = TerminalProgress(label: "Previews")
+            previews = try await previewing.makePreviews { progress in
+                previewBar.update(done: progress.done, failed: progress.failed, total: progress.total)
+            }
+            previewBar.finish()
+        }
         if json {
-            try JSONOutput.print(Output(library: library.rootURL.path, index: indexURL.path, summary: summary))
+            try JSONOutput.print(Output(library: library.rootURL.path, index: indexURL.path, summary: summary, previews: previews))
             return
         }
         print("\(library.rootURL.path): \(summary.scanned) files, \(summary.added) added, \(summary.updated) updated, "
-              + "\(summary.moved) moved, \(summary.removed) removed, \(summary.failed.count) failed")
-        for failure in summary.failed {
+              + "\(summary.moved) moved, \(summary.removed) removed, \(summary.failed.count) failed; "
+              + "\(previews.made) previews made, \(previews.failed.count) failed")
+        for failure in summary.failed + previews.failed {
             FileHandle.standardError.write(Data("failed \(failure.path): \(failure.reason)\n".utf8))
         }
     }

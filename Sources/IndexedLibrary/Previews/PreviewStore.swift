@@ -1,0 +1,90 @@
+import Foundation
+import ImagePipeline
+
+/// The previews of an indexed library's photos: small upright JPEGs (longest side
+/// ``PreviewStore/longestSide``) made when the library is indexed, as PhotoKit makes thumbnails
+/// on import, so that a cell's first image is a file read rather than a decode of a 12-MP original.
+///
+/// They are kept beside the index, in a folder named after it (`library.sqlite` has
+/// `library-previews/`), never in the library and never in the rendition cache. One file per
+/// asset version, `<2 hex>/<UUID>-<byte size>-<modification ns>.jpg`: a changed original no
+/// longer finds the old preview (the next ``PreviewMaker`` run replaces it) and a lookup is one
+/// open, with no database on the image path. Files are written whole (a temporary name, then a
+/// rename), so a reader never sees half of one.
+public struct PreviewStore: Sendable {
+    /// The folder holding the previews (made on the first write).
+    public let folder: URL
+
+    /// The longest side of a preview in pixels: a desktop grid cell (112–256 px) or a phone cell
+    /// at 3x (372 px) gets a first image at once, and the sharp one after.
+    public static let longestSide = 320
+    /// JPEG quality of previews.
+    public static let quality = 80
+
+    public init(folder: URL) {
+        self.folder = folder
+    }
+
+    /// The store of the index at `indexURL`: the folder `<index name>-previews` beside it.
+    public init(besideIndexAt indexURL: URL) {
+        let name = indexURL.deletingPathExtension().lastPathComponent
+        self.init(folder: indexURL.deletingLastPathComponent().appendingPathComponent("\(name)-previews", isDirectory: true))
+    }
+
+    /// Where the preview of this version of an asset's file is (it may not exist).
+    public func url(for version: SourceVersion) -> URL {
+        folder.appendingPathComponent(String(version.assetKey.prefix(2)), isDirectory: true)
+            .appendingPathComponent("\(version.assetKey)-\(version.byteSize)-\(version.modificationTime).jpg")
+    }
+
+    /// Whether the preview of this version exists.
+    public func contains(_ version: SourceVersion) -> Bool {
+        access(url(for: version).path, F_OK) == 0
+    }
+
+    /// Stores `jpeg` as the preview of `version`, replacing the asset's previews of other versions.
+    public func store(_ jpeg: Data, for version: SourceVersion) throws {
+        let target = url(for: version)
+        let shard = target.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: shard, withIntermediateDirectories: true)
+        let partial = shard.appendingPathComponent(".\(UUID().uuidString).partial")
+        try jpeg.write(to: partial)
+        guard rename(partial.path, target.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: partial)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot store a preview: \(reason)"])
+        }
+        for stale in files(of: version.assetKey, in: shard) where stale != target.lastPathComponent {
+            try? FileManager.default.removeItem(at: shard.appendingPathComponent(stale))
+        }
+    }
+
+    /// Removes the previews of assets not in `assetKeys` (and leftovers of interrupted writes);
+    /// answers how many previews it removed.
+    @discardableResult
+    public func removeAll(except assetKeys: Set<String>) -> Int {
+        let manager = FileManager.default
+        guard let shards = try? manager.contentsOfDirectory(atPath: folder.path) else { return 0 }
+        var removed = 0
+        for shard in shards {
+            let shardURL = folder.appendingPathComponent(shard, isDirectory: true)
+            for name in (try? manager.contentsOfDirectory(atPath: shardURL.path)) ?? [] {
+                let isPartial = name.hasPrefix(".")
+                guard isPartial || !assetKeys.contains(Self.assetKey(ofFileNamed: name)) else { continue }
+                if (try? manager.removeItem(at: shardURL.appendingPathComponent(name))) != nil, !isPartial { removed += 1 }
+            }
+        }
+        return removed
+    }
+
+    private func files(of assetKey: String, in shard: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: shard.path)) ?? []).filter {
+            !$0.hasPrefix(".") && Self.assetKey(ofFileNamed: $0) == assetKey
+        }
+    }
+
+    /// The asset key (a UUID, 36 characters) a preview's file name starts with.
+    private static func assetKey(ofFileNamed name: String) -> String {
+        String(name.prefix(36))
+    }
+}
