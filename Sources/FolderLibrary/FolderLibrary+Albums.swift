@@ -5,13 +5,18 @@ extension FolderLibrary {
     /// The album list from one walk of the tree: the camera roll and every folder with its
     /// count under `filter` and its key asset (its oldest), as the default loop over
     /// ``assetCount(in:filter:)`` and ``keyAsset(of:filter:)`` answers, in one pass over the files.
+    /// Provisional while files are read in the background (see ``FolderLibrary``): files not
+    /// read yet are counted by name, and an album's key asset is the oldest of its files read
+    /// so far (none when none was).
     public func albumSummaries(filter: MediaFilter) async throws -> [AlbumSummary] {
         var snapshot = try await snapshot()
-        try await readMetadata(of: &snapshot, folders: Array(snapshot.folders.indices), filter: filter)
+        let isExact = try await readMetadata(of: &snapshot, folders: Array(snapshot.folders.indices), filter: filter)
         var oldest: [FolderSnapshot.Item?] = Array(repeating: nil, count: snapshot.folders.count)
         var counts = Array(repeating: 0, count: snapshot.folders.count)
-        for item in snapshot.items(in: Array(snapshot.folders.indices), filter: filter) {
+        for item in snapshot.items(in: Array(snapshot.folders.indices), filter: filter, includingUnread: !isExact) {
             counts[item.folder] += 1
+            // A provisional key asset is the oldest of the files read so far.
+            guard item.isRead else { continue }
             if let current = oldest[item.folder], !snapshot.precedes(item, current, in: .oldestFirst) { continue }
             oldest[item.folder] = item
         }

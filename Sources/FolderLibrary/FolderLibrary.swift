@@ -24,6 +24,10 @@ public final class FolderLibrary: PhotoLibrary {
     /// Renders, caches and prefetches the images.
     public let imageManager: CachingImageManager
     let cache: FolderCache
+    /// At most this many files are read before a call answers; when more are unread, the call
+    /// answers provisionally and they are read in the background.
+    let synchronousReadLimit: Int
+    let background = BackgroundReading()
     private let authorization = Mutex<AuthorizationStatus>(.notDetermined)
 
     /// The camera roll's identifier.
@@ -45,11 +49,17 @@ public final class FolderLibrary: PhotoLibrary {
                   now: FolderCache.now)
     }
 
+    deinit {
+        background.finish()
+    }
+
     /// A library whose cache reads the time from `now` (nanoseconds since 1970), for tests: a
     /// listing is trusted only once its folder has been still for a second by that clock.
+    /// A call reads at most `synchronousReadLimit` files before it answers (see "Provisional answers").
     package init(root: URL, reader: MediaMetadataReader = MediaMetadataReader(), cacheFile: URL?,
                  metadataReading: (any MediaMetadataReading)?, imageManager: CachingImageManager? = nil,
-                 now: @escaping @Sendable () -> Int64) {
+                 synchronousReadLimit: Int = 256, now: @escaping @Sendable () -> Int64) {
+        self.synchronousReadLimit = synchronousReadLimit
         self.rootURL = root.standardizedFileURL
         self.reader = reader
         self.metadataReading = metadataReading ?? reader
@@ -75,21 +85,21 @@ public final class FolderLibrary: PhotoLibrary {
     /// of the media files directly in it, an empty folder an empty album.
     public func collections() async throws -> [AssetCollection] {
         let snapshot = try await snapshot()
-        await cache.save()
+        await saveCache()
         return [cameraRollCollection(estimatedCount: snapshot.fileCount)] + snapshot.albumFolders.map(snapshot.collection(ofFolder:))
     }
 
     public func cameraRoll() async throws -> AssetCollection {
         let snapshot = try await snapshot()
-        await cache.save()
+        await saveCache()
         return cameraRollCollection(estimatedCount: snapshot.fileCount)
     }
 
     public func assetCount(in collection: CollectionIdentifier, filter: MediaFilter) async throws -> Int {
         var snapshot = try await snapshot()
         let folders = try snapshot.folders(of: collection)
-        try await readMetadata(of: &snapshot, folders: folders, filter: filter)
-        return snapshot.items(in: folders, filter: filter).count
+        let isExact = try await readMetadata(of: &snapshot, folders: folders, filter: filter)
+        return snapshot.items(in: folders, filter: filter, includingUnread: !isExact).count
     }
 
     // MARK: Assets
@@ -97,13 +107,20 @@ public final class FolderLibrary: PhotoLibrary {
     public func assets(in collection: CollectionIdentifier, options: FetchOptions) async throws -> FetchResult {
         var snapshot = try await snapshot()
         let folders = try snapshot.folders(of: collection)
-        try await readMetadata(of: &snapshot, folders: folders, filter: options.mediaFilter)
-        let items = snapshot.items(in: folders, filter: options.mediaFilter)
+        // A fetch without a limit hands out every asset: it reads every file.
+        let isExact = try await readMetadata(of: &snapshot, folders: folders, filter: options.mediaFilter, mayBeProvisional: options.limit != nil)
+        let items = snapshot.items(in: folders, filter: options.mediaFilter, includingUnread: !isExact)
         let wanted = options.limit.map { options.offset + max(0, $0) }
         let sorted = snapshot.first(wanted, of: items, in: options.sortOrder)
         let start = min(options.offset, sorted.count)
         let end = options.limit.map { min(sorted.count, start + max(0, $0)) } ?? sorted.count
-        return FetchResult(assets: await handOut(sorted[start..<end].map { (snapshot.asset($0), snapshot.file($0)) }))
+        var page = Array(sorted[start..<end])
+        if !isExact {
+            // A provisional page: its files are read now, those found unreadable left out.
+            try await read(page, into: &snapshot)
+            page.removeAll { if case .success? = snapshot.folders[$0.folder].files[$0.file].outcome { false } else { true } }
+        }
+        return FetchResult(assets: await handOut(page.map { (snapshot.asset($0), snapshot.file($0)) }))
     }
 
     public func assets(withIdentifiers identifiers: [AssetIdentifier]) async throws -> AssetLookup {
@@ -118,8 +135,9 @@ public final class FolderLibrary: PhotoLibrary {
             }
         }
         if !remaining.isEmpty {
-            let files = try await snapshot().folders.flatMap(\.listing.files)
-            known += files.filter { remaining.contains(AssetUUID.forFile(atRelativePath: $0.relativePath)) }
+            for path in try await snapshot().relativePaths where remaining.contains(AssetUUID.forFile(atRelativePath: path)) {
+                if let file = FileEntry.current(at: path, root: rootURL) { known.append(file) }
+            }
         }
         let (scan, files) = try await assets(of: known)
         for asset in await handOut(Array(zip(scan.assets, files))) { found[asset.id.uuid] = asset }
@@ -131,7 +149,7 @@ public final class FolderLibrary: PhotoLibrary {
     public func scan(_ collection: CollectionIdentifier, filter: MediaFilter) async throws -> FolderScan {
         var snapshot = try await snapshot()
         let folders = try snapshot.folders(of: collection)
-        try await readMetadata(of: &snapshot, folders: folders, filter: filter)
+        _ = try await readMetadata(of: &snapshot, folders: folders, filter: filter, mayBeProvisional: false)
         let walkSkipped: [SkippedFile]
         if collection == Self.cameraRollID {
             walkSkipped = snapshot.walkSkipped
@@ -153,12 +171,14 @@ public final class FolderLibrary: PhotoLibrary {
 
     // MARK: Changes
 
-    /// A folder library records no changes: the stream ends at once. It takes no changes and
-    /// keeps no history or drafts (it never writes into the library), and needs no watching
+    /// Live changes: one when metadata read in the background changed provisional answers
+    /// (counts, key assets, order; see "Provisional answers"), with the files found unreadable
+    /// as removed. The stream ends when the library is gone. A folder library takes no changes
+    /// and keeps no history or drafts (it never writes into the library), and needs no watching
     /// (every fetch walks the tree again, listing the folders that changed): those
     /// capabilities are `nil`.
     public func changes() -> AsyncStream<LibraryChange> {
-        AsyncStream { $0.finish() }
+        background.listen()
     }
 
     // MARK: Capabilities
@@ -181,8 +201,8 @@ public final class FolderLibrary: PhotoLibrary {
         if let path = await cache.relativePath(of: asset.id.uuid), let file = FileEntry.current(at: path, root: rootURL) {
             return file
         }
-        let files = try await snapshot().folders.flatMap(\.listing.files)
-        guard let file = files.first(where: { AssetUUID.forFile(atRelativePath: $0.relativePath) == asset.id.uuid }) else {
+        guard let path = try await snapshot().relativePaths.first(where: { AssetUUID.forFile(atRelativePath: $0) == asset.id.uuid }),
+              let file = FileEntry.current(at: path, root: rootURL) else {
             throw LibraryError.assetNotFound(asset.id.description)
         }
         return file

@@ -1,15 +1,26 @@
 import AssetsKit
 import Foundation
+import LibraryFolders
 
 extension FolderSnapshot {
     /// Whether `lhs` comes before `rhs` in `order`: by creation date, ties broken by asset
-    /// identifier in the same direction, so that one order is the other reversed.
+    /// identifier in the same direction, so that one order is the other reversed. A file not
+    /// read yet sorts by its provisional date; on a tie it follows the read ones, and files not
+    /// read yet follow one another by path (so a folder's unread files go by name).
     func precedes(_ lhs: Item, _ rhs: Item, in order: DateOrder) -> Bool {
         if lhs.creationDate != rhs.creationDate {
             return order == .newestFirst ? lhs.creationDate > rhs.creationDate : lhs.creationDate < rhs.creationDate
         }
-        let left = asset(lhs).id.description, right = asset(rhs).id.description
+        if lhs.isRead != rhs.isRead { return order == .newestFirst ? lhs.isRead : rhs.isRead }
+        let left = tieBreaker(lhs), right = tieBreaker(rhs)
         return order == .newestFirst ? left > right : left < right
+    }
+
+    private func tieBreaker(_ item: Item) -> String {
+        guard item.isRead else { return relativePath(item) }
+        let path = relativePath(item)
+        return AssetIdentifier.legacy(LegacyAssetURL(uuid: AssetUUID.forFile(atRelativePath: path),
+                                                     fileExtension: (path as NSString).pathExtension)).description
     }
 
     /// The first `count` of `items` in `order`, sorted; all of them when `count` is `nil`. A
