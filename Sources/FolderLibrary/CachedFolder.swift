@@ -26,16 +26,75 @@ struct CachedFolder: Sendable {
     }
 }
 
-/// A media file of a folder and what is known of it.
+/// A media file of a folder and what is known of it. Small, so that a pass over every file of
+/// a large library touches little memory: what a pass needs (read or not, readable or not,
+/// creation date) is held here, the metadata itself boxed, or left encoded in the cache file
+/// until an asset is made of it.
 struct CachedFile: Sendable {
+    /// Whether a file was read, and how that went.
+    enum ReadState: UInt8, Sendable {
+        case unread, readable, unreadable
+    }
+
+    /// Where a read file's outcome is.
+    indirect enum OutcomeSource: Sendable {
+        case decoded(FolderCache.Outcome)
+        /// Encoded in a cache file, at this offset (see ``FolderCacheFile``).
+        case stored(CacheBuffer, Int)
+    }
+
     let name: String
     /// The type its name says.
     let mediaType: MediaType
     /// Its size and modification time; `nil` while it was only listed by name (a folder seen for
     /// the first time is listed without a call per file: see ``FileDetail/nameOnly``).
     var version: FileVersion?
+    private(set) var state: ReadState = .unread
+    /// The creation date its metadata gives, for a readable file that records one.
+    private(set) var creationDate: Date?
+    private var source: OutcomeSource?
+
+    init(name: String, mediaType: MediaType, version: FileVersion? = nil, outcome: FolderCache.Outcome? = nil) {
+        self.name = name
+        self.mediaType = mediaType
+        self.version = version
+        self.outcome = outcome
+    }
+
+    /// An entry of a cache file: the outcome stays encoded until asked for.
+    init(name: String, mediaType: MediaType, version: FileVersion?, state: ReadState, creationDate: Date?, stored: OutcomeSource?) {
+        self.name = name
+        self.mediaType = mediaType
+        self.version = version
+        self.state = state
+        self.creationDate = creationDate
+        self.source = stored
+    }
+
     /// Its metadata, or why it could not be read; `nil` while unread.
-    var outcome: FolderCache.Outcome?
+    var outcome: FolderCache.Outcome? {
+        get {
+            switch source {
+            case nil: nil
+            case .decoded(let outcome)?: outcome
+            case .stored(let buffer, let offset)?: buffer.outcome(at: offset)
+            }
+        }
+        set {
+            source = newValue.map { .decoded($0) }
+            switch newValue {
+            case nil:
+                state = .unread
+                creationDate = nil
+            case .success(let metadata)?:
+                state = .readable
+                creationDate = metadata.creationDate
+            case .failure?:
+                state = .unreadable
+                creationDate = nil
+            }
+        }
+    }
 }
 
 /// What tells one version of a file from another: its size and modification time.

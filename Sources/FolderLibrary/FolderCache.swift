@@ -111,16 +111,24 @@ actor FolderCache {
         }
     }
 
-    /// Up to `limit` files whose metadata is not known yet, in walk order of their folders.
-    func unreadFiles(limit: Int) -> [(directory: String, index: Int, file: CachedFile)] {
+    /// The files whose metadata is not known yet of the folders before `cursor` in descending
+    /// path order (all when `nil`: dated folders, newest first), whole folders until at least
+    /// `limit` files; and the cursor to go on from.
+    func unreadFiles(limit: Int, before cursor: String?) -> (files: [(directory: String, index: Int, file: CachedFile)], cursor: String?) {
         var unread: [(directory: String, index: Int, file: CachedFile)] = []
-        for (path, folder) in folders.sorted(by: { $0.key < $1.key }) {
-            for (index, file) in folder.files.enumerated() where file.outcome == nil {
+        for path in folders.keys.sorted(by: >) where cursor.map({ path < $0 }) ?? true {
+            guard let folder = folders[path] else { continue }
+            for (index, file) in folder.files.enumerated() where file.state == .unread {
                 unread.append((path, index, file))
-                if unread.count == limit { return unread }
             }
+            if unread.count >= limit { return (unread, path) }
         }
-        return unread
+        return (unread, nil)
+    }
+
+    /// Whether some file's metadata is not known yet.
+    func hasUnreadFiles() -> Bool {
+        folders.values.contains { folder in folder.files.contains { $0.state == .unread } }
     }
 
     /// Writes the cache to its file when something changed since it was read or written.
@@ -150,15 +158,14 @@ actor FolderCache {
     /// modification time did not change.
     private static func files(of listing: DirectoryListing, carriedFrom old: CachedFolder?) -> [CachedFile] {
         if listing.files.isEmpty {
-            return listing.names.map { CachedFile(name: $0.name, mediaType: $0.mediaType, version: nil, outcome: nil) }
+            return listing.names.map { CachedFile(name: $0.name, mediaType: $0.mediaType) }
         }
         var known: [String: CachedFile] = [:]
         for file in old?.files ?? [] { known[file.name] = file }
         return listing.files.map { entry in
             let version = FileVersion(entry)
-            let before = known[entry.filename]
-            return CachedFile(name: entry.filename, mediaType: entry.mediaType, version: version,
-                              outcome: before?.version == version ? before?.outcome : nil)
+            if let before = known[entry.filename], before.version == version { return before }
+            return CachedFile(name: entry.filename, mediaType: entry.mediaType, version: version)
         }
     }
 

@@ -26,6 +26,7 @@ enum FolderCacheFile {
         if let known = SharedCacheFiles.folders(of: url, rootPath: rootPath) { return known }
         guard let data = try? Data(contentsOf: url, options: .mappedIfSafe), data.count >= headerSize else { return nil }
         let identity = SharedCacheFiles.identity(of: url)
+        let stored = CacheBuffer(data: data, payloadOffset: headerSize)
         let folders = data.withUnsafeBytes { buffer -> [String: CachedFolder]? in
             var header = ByteReader(UnsafeRawBufferPointer(rebasing: buffer[0..<headerSize]))
             guard (try? header.integer(UInt64.self)) == magic, (try? header.integer(UInt32.self)) == version,
@@ -34,7 +35,7 @@ enum FolderCacheFile {
             let payload = UnsafeRawBufferPointer(rebasing: buffer[headerSize...])
             guard ByteReader.checksum(payload) == checksum else { return nil }
             var reader = ByteReader(payload)
-            return try? decode(&reader, rootPath: rootPath)
+            return try? decode(&reader, rootPath: rootPath, stored: stored)
         }
         if let folders, let identity { SharedCacheFiles.remember(folders, of: url, identity: identity, rootPath: rootPath) }
         return folders
@@ -104,17 +105,29 @@ enum FolderCacheFile {
                     writer.integer(version.byteSize)
                     writer.integer(version.modificationTime)
                 }
-                switch file.outcome {
-                case nil:
-                    writer.integer(UInt8(0))
-                case .success(let metadata)?:
-                    writer.integer(UInt8(1))
-                    encode(metadata, into: &writer)
-                case .failure(let failure)?:
-                    writer.integer(UInt8(2))
-                    writer.string(failure.reason)
-                }
+                encode(file.outcome, into: &writer)
             }
+        }
+    }
+
+    /// A file's outcome: a tag (0 unread, 1 readable, 2 unreadable), then for a readable file its
+    /// creation date (what a pass over every file needs) and its metadata's length before it, so
+    /// that a reader can pass over the metadata and decode it only when an asset is made of it.
+    private static func encode(_ outcome: FolderCache.Outcome?, into writer: inout ByteWriter) {
+        switch outcome {
+        case nil:
+            writer.integer(UInt8(0))
+        case .success(let metadata)?:
+            writer.integer(UInt8(1))
+            writer.flag(metadata.creationDate != nil)
+            if let date = metadata.creationDate { writer.double(date.timeIntervalSinceReferenceDate) }
+            var block = ByteWriter()
+            encode(metadata, into: &block)
+            writer.integer(UInt32(block.bytes.count))
+            writer.append(block.bytes)
+        case .failure(let failure)?:
+            writer.integer(UInt8(2))
+            writer.string(failure.reason)
         }
     }
 
@@ -151,7 +164,7 @@ enum FolderCacheFile {
 
     private struct Foreign: Error {}
 
-    private static func decode(_ reader: inout ByteReader, rootPath: String) throws -> [String: CachedFolder] {
+    private static func decode(_ reader: inout ByteReader, rootPath: String, stored: CacheBuffer) throws -> [String: CachedFolder] {
         guard try reader.string() == rootPath else { throw Foreign() }
         let count = Int(try reader.integer(UInt32.self))
         var folders: [String: CachedFolder] = [:]
@@ -176,20 +189,48 @@ enum FolderCacheFile {
                 let name = try reader.string()
                 let type: MediaType = try reader.integer(UInt8.self) == 0 ? .photo : .video
                 let version = try reader.flag() ? FileVersion(byteSize: try reader.integer(), modificationTime: try reader.integer()) : nil
-                let outcome: FolderCache.Outcome?
+                let offset = reader.offset
+                let state: CachedFile.ReadState
+                var creationDate: Date?
                 switch try reader.integer(UInt8.self) {
-                case 0: outcome = nil
-                case 1: outcome = .success(try decodeMetadata(&reader))
-                case 2: outcome = .failure(FolderCache.ReadFailure(reason: try reader.string()))
+                case 0:
+                    state = .unread
+                case 1:
+                    state = .readable
+                    if try reader.flag() { creationDate = Date(timeIntervalSinceReferenceDate: try reader.double()) }
+                    try reader.skip(Int(try reader.integer(UInt32.self)))
+                case 2:
+                    state = .unreadable
+                    try reader.skip(Int(try reader.integer(UInt32.self)))
                 default: throw Foreign()
                 }
-                let trusted = version.map { $0.modificationTime < listedAt - 1_000_000_000 } ?? false
-                files.append(CachedFile(name: name, mediaType: type, version: version, outcome: trusted ? outcome : nil))
+                if let version, version.modificationTime < listedAt - 1_000_000_000, state != .unread {
+                    files.append(CachedFile(name: name, mediaType: type, version: version, state: state, creationDate: creationDate,
+                                            stored: .stored(stored, offset)))
+                } else {
+                    files.append(CachedFile(name: name, mediaType: type, version: version))
+                }
             }
             folders[path] = CachedFolder(listing: listing, listedAt: listedAt, files: files)
         }
         guard reader.isAtEnd else { throw Foreign() }
         return folders
+    }
+
+    /// The outcome encoded at `reader`'s offset (see ``encode(_:into:)``).
+    static func decodeOutcome(_ reader: inout ByteReader) throws -> FolderCache.Outcome? {
+        switch try reader.integer(UInt8.self) {
+        case 0:
+            return nil
+        case 1:
+            if try reader.flag() { _ = try reader.double() }
+            _ = try reader.integer(UInt32.self)
+            return .success(try decodeMetadata(&reader))
+        case 2:
+            return .failure(FolderCache.ReadFailure(reason: try reader.string()))
+        default:
+            throw Foreign()
+        }
     }
 
     private static func decodeMetadata(_ reader: inout ByteReader) throws -> MediaMetadata {

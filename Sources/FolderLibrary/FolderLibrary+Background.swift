@@ -22,9 +22,15 @@ extension FolderLibrary {
         repeat {
             // Per folder read, the files found unreadable (counted by their names until read).
             var unreadable: [String: Set<AssetIdentifier>] = [:]
+            var cursor: String?
             while !Task.isCancelled {
-                let batch = await cache.unreadFiles(limit: Self.backgroundBatchSize)
-                guard !batch.isEmpty, let readings = try? await read(batch) else { break }
+                let (batch, next) = await cache.unreadFiles(limit: Self.backgroundBatchSize, before: cursor)
+                cursor = next
+                if batch.isEmpty, next != nil { continue }
+                // One core is left to the answers.
+                guard !batch.isEmpty, let readings = try? await read(batch, width: max(1, ProcessInfo.processInfo.activeProcessorCount - 1)) else {
+                    break
+                }
                 await cache.store(readings)
                 for reading in readings {
                     guard case .failure = reading.outcome else {
@@ -38,7 +44,8 @@ extension FolderLibrary {
             }
             await cache.save()
             if !unreadable.isEmpty { announce(unreadable) }
-        } while background.shouldContinue()
+            // Folders listed again behind the cursor during the pass are looked at by the next one.
+        } while await cache.hasUnreadFiles() || background.shouldContinue()
     }
 
     /// Tells the listeners that the folders in `unreadable` were read: their counts, key assets

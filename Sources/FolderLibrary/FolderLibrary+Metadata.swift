@@ -22,7 +22,7 @@ extension FolderLibrary {
         }
         var unread: [FolderSnapshot.Item] = []
         for folderIndex in folders {
-            for (fileIndex, file) in snapshot.folders[folderIndex].files.enumerated() where file.outcome == nil && filter.includes(file.mediaType) {
+            for (fileIndex, file) in snapshot.folders[folderIndex].files.enumerated() where file.state == .unread && filter.includes(file.mediaType) {
                 unread.append(FolderSnapshot.Item(folder: folderIndex, file: fileIndex, creationDate: .distantPast, isRead: false))
             }
         }
@@ -40,7 +40,7 @@ extension FolderLibrary {
 
     /// Reads the files of `items` not read yet, on all cores, into the snapshot and the cache.
     func read(_ items: [FolderSnapshot.Item], into snapshot: inout FolderSnapshot) async throws {
-        let unread = items.filter { snapshot.folders[$0.folder].files[$0.file].outcome == nil }
+        let unread = items.filter { snapshot.folders[$0.folder].files[$0.file].state == .unread }
         let readings = try await read(unread.map { (snapshot.folders[$0.folder].listing.path, $0.file, snapshot.folders[$0.folder].files[$0.file]) })
         for (item, reading) in zip(unread, readings) {
             snapshot.folders[item.folder].files[item.file].version = reading.version
@@ -81,11 +81,11 @@ extension FolderLibrary {
         return (scan, assetFiles)
     }
 
-    /// Reads the metadata of `files` (each in its folder, by position there), on all cores, each
+    /// Reads the metadata of `files` (each in its folder, by position there), `width` at once, each
     /// after a `stat` that gives its version. The readings are in the order of `files`.
-    func read(_ files: [(directory: String, index: Int, file: CachedFile)]) async throws -> [FolderCache.Reading] {
+    func read(_ files: [(directory: String, index: Int, file: CachedFile)],
+              width: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)) async throws -> [FolderCache.Reading] {
         guard !files.isEmpty else { return [] }
-        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let rootPath = rootURL.path
         return try await withThrowingTaskGroup(of: (Int, FolderCache.Reading).self) { group in
             var next = files.enumerated().makeIterator()

@@ -118,7 +118,7 @@ public final class FolderLibrary: PhotoLibrary {
         if !isExact {
             // A provisional page: its files are read now, those found unreadable left out.
             try await read(page, into: &snapshot)
-            page.removeAll { if case .success? = snapshot.folders[$0.folder].files[$0.file].outcome { false } else { true } }
+            page.removeAll { snapshot.folders[$0.folder].files[$0.file].state != .readable }
         }
         return FetchResult(assets: await handOut(page.map { (snapshot.asset($0), snapshot.file($0)) }))
     }

@@ -51,7 +51,7 @@ struct FolderSnapshot: Sendable {
     /// The files of `folderIndices` that pass `filter` and whose metadata is not known.
     func unreadCount(in folderIndices: [Int], filter: MediaFilter) -> Int {
         folderIndices.reduce(0) { count, index in
-            count + folders[index].files.reduce(0) { $0 + ($1.outcome == nil && filter.includes($1.mediaType) ? 1 : 0) }
+            count + folders[index].files.reduce(0) { $0 + ($1.state == .unread && filter.includes($1.mediaType) ? 1 : 0) }
         }
     }
 
@@ -61,15 +61,15 @@ struct FolderSnapshot: Sendable {
     func items(in folderIndices: [Int], filter: MediaFilter, includingUnread: Bool = false) -> [Item] {
         var items: [Item] = []
         for folderIndex in folderIndices {
-            let folder = folders[folderIndex]
-            let folderDate = Self.date(nanoseconds: folder.listing.stamp?.modificationTime ?? 0)
-            for (fileIndex, file) in folder.files.enumerated() where filter.includes(file.mediaType) {
-                switch file.outcome {
-                case .success(let metadata)?:
-                    let date = metadata.creationDate ?? file.version.map { Self.date(nanoseconds: $0.modificationTime) } ?? folderDate
+            let files = folders[folderIndex].files
+            let folderDate = Self.date(nanoseconds: folders[folderIndex].listing.stamp?.modificationTime ?? 0)
+            for fileIndex in files.indices where filter.includes(files[fileIndex].mediaType) {
+                switch files[fileIndex].state {
+                case .readable:
+                    let date = files[fileIndex].creationDate ?? files[fileIndex].version.map { Self.date(nanoseconds: $0.modificationTime) } ?? folderDate
                     items.append(Item(folder: folderIndex, file: fileIndex, creationDate: date, isRead: true))
-                case nil where includingUnread:
-                    let date = file.version.map { Self.date(nanoseconds: $0.modificationTime) } ?? folderDate
+                case .unread where includingUnread:
+                    let date = files[fileIndex].version.map { Self.date(nanoseconds: $0.modificationTime) } ?? folderDate
                     items.append(Item(folder: folderIndex, file: fileIndex, creationDate: date, isRead: false))
                 default:
                     continue
@@ -105,7 +105,7 @@ struct FolderSnapshot: Sendable {
         var skipped: [SkippedFile] = []
         for folderIndex in folderIndices {
             let folder = folders[folderIndex]
-            for (fileIndex, file) in folder.files.enumerated() where filter.includes(file.mediaType) {
+            for (fileIndex, file) in folder.files.enumerated() where file.state == .unreadable && filter.includes(file.mediaType) {
                 if case .failure(let failure)? = file.outcome {
                     skipped.append(SkippedFile(path: folder.relativePath(of: fileIndex), reason: failure.reason))
                 }
