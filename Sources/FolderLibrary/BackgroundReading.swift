@@ -13,6 +13,9 @@ final class BackgroundReading: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
         var listeners: [UUID: AsyncStream<LibraryChange>.Continuation] = [:]
         var token: Int64 = 0
+        /// Calls being answered, and the background pass waiting for them to end.
+        var callsAnswered = 0
+        var waitingForCalls: CheckedContinuation<Void, Never>?
     }
 
     private let state = Mutex(State())
@@ -60,6 +63,34 @@ final class BackgroundReading: Sendable {
                 return false
             }
             if isIdle { continuation.resume() }
+        }
+    }
+
+    /// A call is being answered.
+    func callStarted() {
+        state.withLock { $0.callsAnswered += 1 }
+    }
+
+    /// A call was answered; the background pass goes on when none is left.
+    func callEnded() {
+        let waiting = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.callsAnswered -= 1
+            guard state.callsAnswered == 0 else { return nil }
+            defer { state.waitingForCalls = nil }
+            return state.waitingForCalls
+        }
+        waiting?.resume()
+    }
+
+    /// Returns when no call is being answered.
+    func waitUntilNoCallIsAnswered() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isFree = state.withLock { state in
+                if state.callsAnswered == 0 { return true }
+                state.waitingForCalls = continuation
+                return false
+            }
+            if isFree { continuation.resume() }
         }
     }
 

@@ -31,6 +31,8 @@ actor FolderCache {
     private let rootPath: String
     private var folders: [String: CachedFolder] = [:]
     private var pathsByUUID: [UUID: String] = [:]
+    /// The folders' paths in descending order, for passes over the unread files.
+    private var sortedPaths: [String] = []
     private let now: @Sendable () -> Int64
     private var isLoaded = false
     private var hasUnsavedChanges = false
@@ -111,24 +113,41 @@ actor FolderCache {
         }
     }
 
-    /// The files whose metadata is not known yet of the folders before `cursor` in descending
-    /// path order (all when `nil`: dated folders, newest first), whole folders until at least
-    /// `limit` files; and the cursor to go on from.
-    func unreadFiles(limit: Int, before cursor: String?) -> (files: [(directory: String, index: Int, file: CachedFile)], cursor: String?) {
+    /// Where a pass over the unread files is: a folder and a position in it.
+    struct ReadCursor: Sendable {
+        let folder: String
+        let file: Int
+    }
+
+    /// Up to `limit` files whose metadata is not known yet, from `cursor` on, folders in
+    /// descending path order (dated folders newest first); and the cursor to go on from, `nil`
+    /// at the end.
+    func unreadFiles(limit: Int, from cursor: ReadCursor?) -> (files: [(directory: String, index: Int, file: CachedFile)], cursor: ReadCursor?) {
+        if cursor == nil || sortedPaths.count != folders.count { sortedPaths = folders.keys.sorted(by: >) }
         var unread: [(directory: String, index: Int, file: CachedFile)] = []
-        for path in folders.keys.sorted(by: >) where cursor.map({ path < $0 }) ?? true {
-            guard let folder = folders[path] else { continue }
-            for (index, file) in folder.files.enumerated() where file.state == .unread {
-                unread.append((path, index, file))
+        var position = cursor.map { cursor in sortedPaths.firstIndex { $0 <= cursor.folder } ?? sortedPaths.count } ?? 0
+        var start = cursor.map { cursor in position < sortedPaths.count && sortedPaths[position] == cursor.folder ? cursor.file : 0 } ?? 0
+        while position < sortedPaths.count {
+            let path = sortedPaths[position]
+            if let folder = folders[path] {
+                var index = start
+                while index < folder.files.count {
+                    if folder.files[index].state == .unread {
+                        if unread.count == limit { return (unread, ReadCursor(folder: path, file: index)) }
+                        unread.append((path, index, folder.files[index]))
+                    }
+                    index += 1
+                }
             }
-            if unread.count >= limit { return (unread, path) }
+            position += 1
+            start = 0
         }
         return (unread, nil)
     }
 
     /// Whether some file's metadata is not known yet.
     func hasUnreadFiles() -> Bool {
-        folders.values.contains { folder in folder.files.contains { $0.state == .unread } }
+        folders.values.contains { folder in folder.files.indices.contains { folder.files[$0].state == .unread } }
     }
 
     /// Writes the cache to its file when something changed since it was read or written.

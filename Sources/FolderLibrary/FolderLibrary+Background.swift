@@ -22,11 +22,12 @@ extension FolderLibrary {
         repeat {
             // Per folder read, the files found unreadable (counted by their names until read).
             var unreadable: [String: Set<AssetIdentifier>] = [:]
-            var cursor: String?
+            var cursor: FolderCache.ReadCursor?
             while !Task.isCancelled {
-                let (batch, next) = await cache.unreadFiles(limit: Self.backgroundBatchSize, before: cursor)
+                // Answers come first: a batch starts only while no call is being answered.
+                await background.waitUntilNoCallIsAnswered()
+                let (batch, next) = await cache.unreadFiles(limit: Self.backgroundBatchSize, from: cursor)
                 cursor = next
-                if batch.isEmpty, next != nil { continue }
                 // One core is left to the answers.
                 guard !batch.isEmpty, let readings = try? await read(batch, width: max(1, ProcessInfo.processInfo.activeProcessorCount - 1)) else {
                     break
@@ -57,6 +58,13 @@ extension FolderLibrary {
         background.announce(collections: collections, removed: removed)
     }
 
-    /// How many files a background batch reads before it stores them.
-    static let backgroundBatchSize = 1024
+    /// How many files a background batch reads before it stores them and lets a call be answered.
+    static let backgroundBatchSize = 32
+
+    /// Answers a call: reads in the background wait while it runs.
+    func answering<Answer>(_ body: () async throws -> Answer) async rethrows -> Answer {
+        background.callStarted()
+        defer { background.callEnded() }
+        return try await body()
+    }
 }

@@ -22,7 +22,8 @@ extension FolderLibrary {
         }
         var unread: [FolderSnapshot.Item] = []
         for folderIndex in folders {
-            for (fileIndex, file) in snapshot.folders[folderIndex].files.enumerated() where file.state == .unread && filter.includes(file.mediaType) {
+            let files = snapshot.folders[folderIndex].files
+            for fileIndex in files.indices where files[fileIndex].state == .unread && filter.includes(files[fileIndex].mediaType) {
                 unread.append(FolderSnapshot.Item(folder: folderIndex, file: fileIndex, creationDate: .distantPast, isRead: false))
             }
         }

@@ -84,81 +84,93 @@ public final class FolderLibrary: PhotoLibrary {
     /// The camera roll, then every folder of the tree ordered by path: each folder is an album
     /// of the media files directly in it, an empty folder an empty album.
     public func collections() async throws -> [AssetCollection] {
-        let snapshot = try await snapshot()
-        await saveCache()
-        return [cameraRollCollection(estimatedCount: snapshot.fileCount)] + snapshot.albumFolders.map(snapshot.collection(ofFolder:))
+        try await answering {
+            let snapshot = try await snapshot()
+            await saveCache()
+            return [cameraRollCollection(estimatedCount: snapshot.fileCount)] + snapshot.albumFolders.map(snapshot.collection(ofFolder:))
+        }
     }
 
     public func cameraRoll() async throws -> AssetCollection {
-        let snapshot = try await snapshot()
-        await saveCache()
-        return cameraRollCollection(estimatedCount: snapshot.fileCount)
+        try await answering {
+            let snapshot = try await snapshot()
+            await saveCache()
+            return cameraRollCollection(estimatedCount: snapshot.fileCount)
+        }
     }
 
     public func assetCount(in collection: CollectionIdentifier, filter: MediaFilter) async throws -> Int {
-        var snapshot = try await snapshot()
-        let folders = try snapshot.folders(of: collection)
-        let isExact = try await readMetadata(of: &snapshot, folders: folders, filter: filter)
-        return snapshot.items(in: folders, filter: filter, includingUnread: !isExact).count
+        try await answering {
+            var snapshot = try await snapshot()
+            let folders = try snapshot.folders(of: collection)
+            let isExact = try await readMetadata(of: &snapshot, folders: folders, filter: filter)
+            return snapshot.items(in: folders, filter: filter, includingUnread: !isExact).count
+        }
     }
 
     // MARK: Assets
 
     public func assets(in collection: CollectionIdentifier, options: FetchOptions) async throws -> FetchResult {
-        var snapshot = try await snapshot()
-        let folders = try snapshot.folders(of: collection)
-        // A fetch without a limit hands out every asset: it reads every file.
-        let isExact = try await readMetadata(of: &snapshot, folders: folders, filter: options.mediaFilter, mayBeProvisional: options.limit != nil)
-        let items = snapshot.items(in: folders, filter: options.mediaFilter, includingUnread: !isExact)
-        let wanted = options.limit.map { options.offset + max(0, $0) }
-        let sorted = snapshot.first(wanted, of: items, in: options.sortOrder)
-        let start = min(options.offset, sorted.count)
-        let end = options.limit.map { min(sorted.count, start + max(0, $0)) } ?? sorted.count
-        var page = Array(sorted[start..<end])
-        if !isExact {
-            // A provisional page: its files are read now, those found unreadable left out.
-            try await read(page, into: &snapshot)
-            page.removeAll { snapshot.folders[$0.folder].files[$0.file].state != .readable }
+        try await answering {
+            var snapshot = try await snapshot()
+            let folders = try snapshot.folders(of: collection)
+            // A fetch without a limit hands out every asset: it reads every file.
+            let isExact = try await readMetadata(of: &snapshot, folders: folders, filter: options.mediaFilter, mayBeProvisional: options.limit != nil)
+            let items = snapshot.items(in: folders, filter: options.mediaFilter, includingUnread: !isExact)
+            let wanted = options.limit.map { options.offset + max(0, $0) }
+            let sorted = snapshot.first(wanted, of: items, in: options.sortOrder)
+            let start = min(options.offset, sorted.count)
+            let end = options.limit.map { min(sorted.count, start + max(0, $0)) } ?? sorted.count
+            var page = Array(sorted[start..<end])
+            if !isExact {
+                // A provisional page: its files are read now, those found unreadable left out.
+                try await read(page, into: &snapshot)
+                page.removeAll { snapshot.folders[$0.folder].files[$0.file].state != .readable }
+            }
+            return FetchResult(assets: await handOut(page.map { (snapshot.asset($0), snapshot.file($0)) }))
         }
-        return FetchResult(assets: await handOut(page.map { (snapshot.asset($0), snapshot.file($0)) }))
     }
 
     public func assets(withIdentifiers identifiers: [AssetIdentifier]) async throws -> AssetLookup {
-        let wanted = Set(identifiers.map(\.uuid))
-        var found: [UUID: Asset] = [:]
-        var remaining = wanted
-        var known: [FileEntry] = []
-        for uuid in wanted {
-            if let path = await cache.relativePath(of: uuid), let file = FileEntry.current(at: path, root: rootURL) {
-                known.append(file)
-                remaining.remove(uuid)
+        try await answering {
+            let wanted = Set(identifiers.map(\.uuid))
+            var found: [UUID: Asset] = [:]
+            var remaining = wanted
+            var known: [FileEntry] = []
+            for uuid in wanted {
+                if let path = await cache.relativePath(of: uuid), let file = FileEntry.current(at: path, root: rootURL) {
+                    known.append(file)
+                    remaining.remove(uuid)
+                }
             }
-        }
-        if !remaining.isEmpty {
-            for path in try await snapshot().relativePaths where remaining.contains(AssetUUID.forFile(atRelativePath: path)) {
-                if let file = FileEntry.current(at: path, root: rootURL) { known.append(file) }
+            if !remaining.isEmpty {
+                for path in try await snapshot().relativePaths where remaining.contains(AssetUUID.forFile(atRelativePath: path)) {
+                    if let file = FileEntry.current(at: path, root: rootURL) { known.append(file) }
+                }
             }
+            let (scan, files) = try await assets(of: known)
+            for asset in await handOut(Array(zip(scan.assets, files))) { found[asset.id.uuid] = asset }
+            return AssetLookup(found: identifiers.compactMap { found[$0.uuid] },
+                               missing: identifiers.filter { found[$0.uuid] == nil })
         }
-        let (scan, files) = try await assets(of: known)
-        for asset in await handOut(Array(zip(scan.assets, files))) { found[asset.id.uuid] = asset }
-        return AssetLookup(found: identifiers.compactMap { found[$0.uuid] },
-                           missing: identifiers.filter { found[$0.uuid] == nil })
     }
 
     /// The media files of a collection under `filter` that could be read, and those passed over.
     public func scan(_ collection: CollectionIdentifier, filter: MediaFilter) async throws -> FolderScan {
-        var snapshot = try await snapshot()
-        let folders = try snapshot.folders(of: collection)
-        _ = try await readMetadata(of: &snapshot, folders: folders, filter: filter, mayBeProvisional: false)
-        let walkSkipped: [SkippedFile]
-        if collection == Self.cameraRollID {
-            walkSkipped = snapshot.walkSkipped
-        } else {
-            let directory = snapshot.folders[folders[0]].listing.path
-            walkSkipped = snapshot.walkSkipped.filter { ($0.path as NSString).deletingLastPathComponent == directory }
+        try await answering {
+            var snapshot = try await snapshot()
+            let folders = try snapshot.folders(of: collection)
+            _ = try await readMetadata(of: &snapshot, folders: folders, filter: filter, mayBeProvisional: false)
+            let walkSkipped: [SkippedFile]
+            if collection == Self.cameraRollID {
+                walkSkipped = snapshot.walkSkipped
+            } else {
+                let directory = snapshot.folders[folders[0]].listing.path
+                walkSkipped = snapshot.walkSkipped.filter { ($0.path as NSString).deletingLastPathComponent == directory }
+            }
+            return FolderScan(assets: snapshot.items(in: folders, filter: filter).map(snapshot.asset),
+                              skipped: walkSkipped + snapshot.skipped(inFolders: folders, filter: filter))
         }
-        return FolderScan(assets: snapshot.items(in: folders, filter: filter).map(snapshot.asset),
-                          skipped: walkSkipped + snapshot.skipped(inFolders: folders, filter: filter))
     }
 
     // MARK: Originals

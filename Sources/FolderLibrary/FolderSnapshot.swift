@@ -50,9 +50,13 @@ struct FolderSnapshot: Sendable {
 
     /// The files of `folderIndices` that pass `filter` and whose metadata is not known.
     func unreadCount(in folderIndices: [Int], filter: MediaFilter) -> Int {
-        folderIndices.reduce(0) { count, index in
-            count + folders[index].files.reduce(0) { $0 + ($1.state == .unread && filter.includes($1.mediaType) ? 1 : 0) }
+        var count = 0
+        for index in folderIndices {
+            let files = folders[index].files
+            // By position: a pass over every file copies none.
+            for file in files.indices where files[file].state == .unread && filter.includes(files[file].mediaType) { count += 1 }
         }
+        return count
     }
 
     /// The readable files of `folderIndices` that pass `filter`; with `includingUnread`, the

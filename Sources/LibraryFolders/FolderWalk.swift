@@ -44,7 +44,7 @@ package struct FolderWalk: Sendable {
                 listing.skipped.append(SkippedFile(path: subdirectory.path, reason: "folder already visited (a symbolic-link loop)"))
             }
         }
-        pending.append(contentsOf: accepted.sorted { $0.path > $1.path })
+        pending.append(contentsOf: accepted.indices.sorted { accepted[$0].path > accepted[$1].path }.map { accepted[$0] })
         return listing
     }
 
@@ -62,6 +62,7 @@ package struct FolderWalk: Sendable {
         }
         defer { closedir(handle) }
         let descriptor = dirfd(handle)
+        var types = MediaTypesByExtension()
         while let entry = readdir(handle) {
             guard let name = Self.name(of: entry) else {
                 listing.skipped.append(SkippedFile(path: Self.join(directory, Self.lossyName(of: entry)),
@@ -71,7 +72,7 @@ package struct FolderWalk: Sendable {
             if name.hasPrefix(".") { continue }
             let relativePath = Self.join(directory, name)
             if detail == .nameOnly, Int(entry.pointee.d_type) == Int(DT_REG) {
-                if let type = MediaFileType.mediaType(ofFileNamed: name) { listing.names.append(NamedFile(name: name, mediaType: type)) }
+                if let type = types.mediaType(ofFileNamed: name) { listing.names.append(NamedFile(name: name, mediaType: type)) }
                 continue
             }
             var status = stat()
@@ -100,7 +101,7 @@ package struct FolderWalk: Sendable {
                 case .status:
                     if let file = FileEntry(relativePath: relativePath, root: root, status: status) { listing.files.append(file) }
                 case .nameOnly:
-                    if let type = MediaFileType.mediaType(ofFileNamed: name) { listing.names.append(NamedFile(name: name, mediaType: type)) }
+                    if let type = types.mediaType(ofFileNamed: name) { listing.names.append(NamedFile(name: name, mediaType: type)) }
                 }
             default:
                 listing.skipped.append(SkippedFile(path: relativePath, reason: "not a regular file"))
@@ -122,8 +123,13 @@ package struct FolderWalk: Sendable {
         withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
     }
 
+    /// The entry's name, read in place (a walk of a large tree names many entries).
     private static func name(of entry: UnsafeMutablePointer<dirent>) -> String? {
-        String(validating: nameBytes(of: entry), as: UTF8.self)
+        withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let length = bytes.firstIndex(of: 0) ?? bytes.count
+            return String(validating: UnsafeBufferPointer(rebasing: bytes[..<length]), as: UTF8.self)
+        }
     }
 
     private static func lossyName(of entry: UnsafeMutablePointer<dirent>) -> String {
