@@ -129,8 +129,12 @@ extension FolderLibrary {
 
     static func asset(_ file: FileEntry, _ metadata: MediaMetadata) -> Asset {
         let uuid = AssetUUID.forFile(atRelativePath: file.relativePath)
-        let ext = (file.relativePath as NSString).pathExtension
-        return Asset(id: .legacy(LegacyAssetURL(uuid: uuid, fileExtension: ext)), filename: file.filename,
+        let filename = file.filename
+        // As `NSString.pathExtension` has it: none for a name that only starts with a dot.
+        let ext = filename.utf8.lastIndex(of: UInt8(ascii: ".")).flatMap { dot in
+            dot == filename.utf8.startIndex ? nil : String(filename[filename.utf8.index(after: dot)...])
+        } ?? ""
+        return Asset(id: .legacy(LegacyAssetURL(uuid: uuid, fileExtension: ext)), filename: filename,
                      modificationDate: file.modificationDate, byteSize: file.byteSize, metadata: metadata)
     }
 }

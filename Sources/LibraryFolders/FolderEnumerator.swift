@@ -18,7 +18,10 @@ package struct FileEntry: Sendable, Hashable {
 
     /// The file's URL, made when asked for (a walk of a large tree makes many entries).
     package var url: URL { URL(fileURLWithPath: rootPath + "/" + relativePath, isDirectory: false) }
-    package var filename: String { (relativePath as NSString).lastPathComponent }
+    package var filename: String {
+        guard let slash = relativePath.utf8.lastIndex(of: UInt8(ascii: "/")) else { return relativePath }
+        return String(relativePath[relativePath.utf8.index(after: slash)...])
+    }
 
     /// The entry for a regular media file; `nil` for anything else.
     package init?(relativePath: String, root: URL, status: stat) {
