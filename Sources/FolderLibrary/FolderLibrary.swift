@@ -16,6 +16,30 @@ import Synchronization
 /// ``LegacyAssetURL``s whose UUID derives from the file's path, so they are stable across runs.
 /// Image requests are answered at the size and mode they ask for, as on every backend; the
 /// fixed ``Representation``s AssetsLibrary kept are available by name.
+///
+/// ## Provisional answers
+///
+/// A folder seen for the first time is listed by name only (`readdir`'s entry types, no call
+/// per file), so a first walk of a large tree costs about what `find` costs; a file's size,
+/// modification time and metadata (creation date, pixel size, ...) are known once its header
+/// is read. A call reads at most 256 unread files before it answers. When the files it needs
+/// are more (the first open of a large library, a large folder copied in), it answers
+/// provisionally and the rest are read in the background:
+///
+/// - Counts (``albumSummaries(filter:)``, ``assetCount(in:filter:)``) count an unread file by
+///   its name's media type; a file that turns out unreadable is counted until it is read.
+/// - An album's key asset is the oldest of its files read so far, none when none was.
+/// - ``assets(in:options:)`` with a limit orders unread files by a provisional date: their
+///   modification time when known, else their folder's (when a file was last added to it),
+///   ties by path (a folder's unread files by name); only the page's files are read, and those
+///   found unreadable are left out of it. A fetch without a limit reads every file first and
+///   is exact. Collections, their titles and estimated counts never depend on reading.
+///
+/// The background reads go in small batches on all cores but one, only while no call is being
+/// answered, into the cache (and its file, written when they end). When they end, ``changes()``
+/// yields a ``LibraryChange`` naming the camera roll and every folder read, with the files
+/// found unreadable as removed; from then on, until the tree changes, every answer is exactly
+/// the one a fully read library gives (``settled()`` waits for that).
 public final class FolderLibrary: PhotoLibrary {
     public let rootURL: URL
     public let backendName = "folder"
