@@ -31,7 +31,7 @@ import Synchronization
 /// - An album's key asset is the oldest of its files read so far, none when none was.
 /// - ``assets(in:options:)`` with a limit orders unread files by a provisional date: their
 ///   modification time when known, else their folder's (when a file was last added to it),
-///   ties by path (a folder's unread files by name); only the page's files are read, and those
+///   ties by folder path, then name; only the page's files are read, and those
 ///   found unreadable are left out of it. A fetch without a limit reads every file first and
 ///   is exact. Collections, their titles and estimated counts never depend on reading.
 ///

@@ -6,18 +6,27 @@ extension FolderSnapshot {
     /// Whether `lhs` comes before `rhs` in `order`: by creation date, ties broken by asset
     /// identifier in the same direction, so that one order is the other reversed. A file not
     /// read yet sorts by its provisional date; on a tie it follows the read ones, and files not
-    /// read yet follow one another by path (so a folder's unread files go by name).
+    /// read yet follow one another by folder path, then name (a folder's unread files share
+    /// their folder's date: they go by name).
     func precedes(_ lhs: Item, _ rhs: Item, in order: DateOrder) -> Bool {
         if lhs.creationDate != rhs.creationDate {
             return order == .newestFirst ? lhs.creationDate > rhs.creationDate : lhs.creationDate < rhs.creationDate
         }
         if lhs.isRead != rhs.isRead { return order == .newestFirst ? lhs.isRead : rhs.isRead }
-        let left = tieBreaker(lhs), right = tieBreaker(rhs)
+        if !lhs.isRead {
+            // Compared in place: a provisional page of a large folder compares many of these.
+            if lhs.folder != rhs.folder, folders[lhs.folder].listing.path != folders[rhs.folder].listing.path {
+                let left = folders[lhs.folder].listing.path, right = folders[rhs.folder].listing.path
+                return order == .newestFirst ? left > right : left < right
+            }
+            let left = folders[lhs.folder].files[lhs.file].name, right = folders[rhs.folder].files[rhs.file].name
+            return order == .newestFirst ? left > right : left < right
+        }
+        let left = identifierText(lhs), right = identifierText(rhs)
         return order == .newestFirst ? left > right : left < right
     }
 
-    private func tieBreaker(_ item: Item) -> String {
-        guard item.isRead else { return relativePath(item) }
+    private func identifierText(_ item: Item) -> String {
         let path = relativePath(item)
         return AssetIdentifier.legacy(LegacyAssetURL(uuid: AssetUUID.forFile(atRelativePath: path),
                                                      fileExtension: (path as NSString).pathExtension)).description
@@ -32,7 +41,10 @@ extension FolderSnapshot {
         guard count > 0 else { return [] }
         var best: [Item] = []
         best.reserveCapacity(count + 1)
-        for item in items {
+        // Items come in walk order (folders by path; dated folders oldest first): newest first,
+        // they are taken from the end, so that most are passed over after one comparison.
+        // The result is the same either way.
+        for item in order == .newestFirst ? AnySequence(items.reversed()) : AnySequence(items) {
             if best.count == count {
                 guard let last = best.last, precedes(item, last, in: order) else { continue }
                 best.removeLast()
