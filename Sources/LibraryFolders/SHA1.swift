@@ -32,7 +32,12 @@ struct SHA1 {
                 }
             }
         }
-        return [h.0, h.1, h.2, h.3, h.4].flatMap { word in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> UInt32($0)) } }
+        var digest: [UInt8] = []
+        digest.reserveCapacity(20)
+        for word in [h.0, h.1, h.2, h.3, h.4] {
+            for shift: UInt32 in [24, 16, 8, 0] { digest.append(UInt8(truncatingIfNeeded: word >> shift)) }
+        }
+        return digest
     }
 }
 
