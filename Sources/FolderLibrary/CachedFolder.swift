@@ -36,9 +36,10 @@ struct CachedFile: Sendable {
         case unread, readable, unreadable
     }
 
-    /// Where a read file's outcome is.
-    indirect enum OutcomeSource: Sendable {
-        case decoded(FolderCache.Outcome)
+    /// Where a read file's outcome is. Only a decoded outcome is boxed: a cache file's entries
+    /// are made without an allocation each.
+    enum OutcomeSource: Sendable {
+        indirect case decoded(FolderCache.Outcome)
         /// Encoded in a cache file, at this offset (see ``FolderCacheFile``).
         case stored(CacheBuffer, Int)
     }
