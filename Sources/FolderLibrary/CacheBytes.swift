@@ -13,6 +13,10 @@ struct ByteWriter {
         integer(value.bitPattern)
     }
 
+    mutating func append(_ other: [UInt8]) {
+        bytes.append(contentsOf: other)
+    }
+
     mutating func flag(_ value: Bool) {
         bytes.append(value ? 1 : 0)
     }
@@ -32,10 +36,18 @@ struct ByteReader {
     struct OutOfBounds: Error {}
 
     private let buffer: UnsafeRawBufferPointer
-    private var offset = 0
+    /// Where the next read starts.
+    private(set) var offset: Int
 
-    init(_ buffer: UnsafeRawBufferPointer) {
+    init(_ buffer: UnsafeRawBufferPointer, offset: Int = 0) {
         self.buffer = buffer
+        self.offset = offset
+    }
+
+    /// Passes over `count` bytes.
+    mutating func skip(_ count: Int) throws {
+        guard count >= 0, buffer.count - offset >= count else { throw OutOfBounds() }
+        offset += count
     }
 
     var isAtEnd: Bool { offset == buffer.count }

@@ -5,9 +5,10 @@ import MediaProbing
 
 /// What the folder library knows of the tree between walks: each folder's listing with the
 /// stamp it had, and the metadata read from its files. A walk lists again only the folders
-/// whose stamp changed (``DirectoryStamp``), and a file's metadata is read again only when its
-/// size or modification time changed. Kept in memory, and in ``FolderCacheFile`` when the
-/// library was given a place for it (never inside the library).
+/// whose stamp changed (``DirectoryStamp``); a folder seen for the first time is listed by
+/// name only (no call per file), one listed before with `stat` of each file, so that a file's
+/// metadata is read again only when its size or modification time changed. Kept in memory,
+/// and in ``FolderCacheFile`` when the library was given a place for it (never inside the library).
 actor FolderCache {
     /// A file's metadata, or why it could not be read.
     typealias Outcome = Result<MediaMetadata, ReadFailure>
@@ -17,20 +18,21 @@ actor FolderCache {
         let reason: String
     }
 
-    /// One folder as last listed.
-    struct Folder: Sendable {
-        /// Its listing, without the folders a walk passed over as already visited.
-        var listing: DirectoryListing
-        /// When it was listed, in nanoseconds since 1970.
-        var listedAt: Int64
-        /// The metadata outcome of each of `listing.files`, by position; `nil` while unread.
-        var outcomes: [Outcome?]
+    /// A file whose metadata was read: where it is in its folder, its version and the outcome.
+    struct Reading: Sendable {
+        let directory: String
+        let index: Int
+        let name: String
+        let version: FileVersion?
+        let outcome: Outcome
     }
 
     private let file: URL?
     private let rootPath: String
-    private var folders: [String: Folder] = [:]
+    private var folders: [String: CachedFolder] = [:]
     private var pathsByUUID: [UUID: String] = [:]
+    /// The folders' paths in descending order, for passes over the unread files.
+    private var sortedPaths: [String] = []
     private let now: @Sendable () -> Int64
     private var isLoaded = false
     private var hasUnsavedChanges = false
@@ -46,23 +48,26 @@ actor FolderCache {
     }
 
     /// Walks the tree once, listing again only the folders that changed, and gives every
-    /// folder in walk order with the outcomes known for its files. The listings given include
+    /// folder in walk order with what is known of its files. The listings given include
     /// the folders passed over as already visited.
-    func walk() throws -> [Folder] {
+    func walk() throws -> [CachedFolder] {
         loadIfNeeded()
         let known = folders
         let reuse: ListingReuse = { path, stamp in
             guard let folder = known[path], folder.listing.stamp == stamp, stamp.isSettled(listedAt: folder.listedAt) else { return nil }
             return folder.listing
         }
-        var walk = try FolderEnumerator(root: URL(fileURLWithPath: rootPath, isDirectory: true)).directories(reusing: reuse)
+        // Files are stat'ed only where an earlier listing has versions to compare them with.
+        let detail: @Sendable (String) -> FileDetail = { known[$0] == nil ? .nameOnly : .status }
+        var walk = try FolderEnumerator(root: URL(fileURLWithPath: rootPath, isDirectory: true)).directories(reusing: reuse, detail: detail)
         let now = now()
-        var walked: [Folder] = []
-        var current: [String: Folder] = [:]
+        var walked: [CachedFolder] = []
+        walked.reserveCapacity(known.count)
+        var current: [String: CachedFolder] = [:]
         current.reserveCapacity(known.count)
         while let listing = walk.next() {
             try Task.checkCancellation()
-            let folder: Folder
+            var folder: CachedFolder
             if let old = known[listing.path], let stamp = listing.stamp, old.listing.stamp == stamp,
                stamp.isSettled(listedAt: old.listedAt) {
                 folder = old
@@ -72,11 +77,14 @@ actor FolderCache {
                     let revisited = Set(listing.subdirectories.map(\.path))
                     fresh.skipped.removeAll { revisited.contains($0.path) }
                 }
-                folder = Folder(listing: fresh, listedAt: now, outcomes: Self.carriedOutcomes(for: fresh.files, from: known[listing.path]))
+                fresh.files = []
+                fresh.names = []
+                folder = CachedFolder(listing: fresh, listedAt: now, files: Self.files(of: listing, carriedFrom: known[listing.path]))
                 hasUnsavedChanges = true
             }
             if folder.listing.stamp != nil { current[listing.path] = folder }
-            walked.append(Folder(listing: listing, listedAt: folder.listedAt, outcomes: folder.outcomes))
+            folder.listing.skipped = listing.skipped
+            walked.append(folder)
         }
         if current.count != known.count || !known.keys.allSatisfy({ current[$0] != nil }) { hasUnsavedChanges = true }
         folders = current
@@ -85,24 +93,61 @@ actor FolderCache {
 
     /// The outcome known for `file`, unless the file changed since.
     func outcome(for file: FileEntry) -> Outcome? {
-        guard let folder = folders[file.directory], let index = folder.listing.files.firstIndex(of: file) else { return nil }
-        return folder.outcomes[index]
+        guard let folder = folders[file.directory], let index = folder.files.firstIndex(where: { $0.name == file.filename }),
+              folder.files[index].version == FileVersion(file) else { return nil }
+        return folder.files[index].outcome
     }
 
-    /// Records the outcomes of reading files, each the `index`th file of its folder's listing
-    /// (looked for when `nil`); one is forgotten when its folder was listed again since and the
-    /// file changed.
-    func store(_ outcomes: [(file: FileEntry, index: Int?, outcome: Outcome)]) {
-        for (file, index, outcome) in outcomes {
-            guard var folder = folders[file.directory] else { continue }
-            let position = index.flatMap { folder.listing.files.indices.contains($0) && folder.listing.files[$0] == file ? $0 : nil }
-                ?? folder.listing.files.firstIndex(of: file)
+    /// Records what reading files gave; a reading is forgotten when its folder no longer lists the file.
+    func store(_ readings: [Reading]) {
+        for reading in readings {
+            guard var folder = folders[reading.directory] else { continue }
+            let position = folder.files.indices.contains(reading.index) && folder.files[reading.index].name == reading.name
+                ? reading.index : folder.files.firstIndex { $0.name == reading.name }
             guard let position else { continue }
-            folders[file.directory] = nil
-            folder.outcomes[position] = outcome
-            folders[file.directory] = folder
+            folders[reading.directory] = nil
+            folder.files[position].version = reading.version
+            folder.files[position].outcome = reading.outcome
+            folders[reading.directory] = folder
             hasUnsavedChanges = true
         }
+    }
+
+    /// Where a pass over the unread files is: a folder and a position in it.
+    struct ReadCursor: Sendable {
+        let folder: String
+        let file: Int
+    }
+
+    /// Up to `limit` files whose metadata is not known yet, from `cursor` on, folders in
+    /// descending path order (dated folders newest first); and the cursor to go on from, `nil`
+    /// at the end.
+    func unreadFiles(limit: Int, from cursor: ReadCursor?) -> (files: [(directory: String, index: Int, file: CachedFile)], cursor: ReadCursor?) {
+        if cursor == nil || sortedPaths.count != folders.count { sortedPaths = folders.keys.sorted(by: >) }
+        var unread: [(directory: String, index: Int, file: CachedFile)] = []
+        var position = cursor.map { cursor in sortedPaths.firstIndex { $0 <= cursor.folder } ?? sortedPaths.count } ?? 0
+        var start = cursor.map { cursor in position < sortedPaths.count && sortedPaths[position] == cursor.folder ? cursor.file : 0 } ?? 0
+        while position < sortedPaths.count {
+            let path = sortedPaths[position]
+            if let folder = folders[path] {
+                var index = start
+                while index < folder.files.count {
+                    if folder.files[index].state == .unread {
+                        if unread.count == limit { return (unread, ReadCursor(folder: path, file: index)) }
+                        unread.append((path, index, folder.files[index]))
+                    }
+                    index += 1
+                }
+            }
+            position += 1
+            start = 0
+        }
+        return (unread, nil)
+    }
+
+    /// Whether some file's metadata is not known yet.
+    func hasUnreadFiles() -> Bool {
+        folders.values.contains { folder in folder.files.indices.contains { folder.files[$0].state == .unread } }
     }
 
     /// Writes the cache to its file when something changed since it was read or written.
@@ -128,14 +173,18 @@ actor FolderCache {
         if let file, let stored = FolderCacheFile.read(from: file, rootPath: rootPath) { folders = stored }
     }
 
-    /// The outcomes of `files` that `old` knew, for files whose size and modification time did not change.
-    private static func carriedOutcomes(for files: [FileEntry], from old: Folder?) -> [Outcome?] {
-        guard let old else { return Array(repeating: nil, count: files.count) }
-        var known: [String: Int] = [:]
-        for (index, file) in old.listing.files.enumerated() { known[file.relativePath] = index }
-        return files.map { file in
-            guard let index = known[file.relativePath], old.listing.files[index] == file else { return nil }
-            return old.outcomes[index]
+    /// The files of a fresh listing, with the outcomes `old` knew for files whose size and
+    /// modification time did not change.
+    private static func files(of listing: DirectoryListing, carriedFrom old: CachedFolder?) -> [CachedFile] {
+        if listing.files.isEmpty {
+            return listing.names.map { CachedFile(name: $0.name, mediaType: $0.mediaType) }
+        }
+        var known: [String: CachedFile] = [:]
+        for file in old?.files ?? [] { known[file.name] = file }
+        return listing.files.map { entry in
+            let version = FileVersion(entry)
+            if let before = known[entry.filename], before.version == version { return before }
+            return CachedFile(name: entry.filename, mediaType: entry.mediaType, version: version)
         }
     }
 

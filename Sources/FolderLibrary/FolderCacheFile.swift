@@ -14,16 +14,20 @@ import MediaProbing
 enum FolderCacheFile {
     /// "APFOLDER", then the format version.
     private static let magic: UInt64 = 0x5245_444C_4F46_5041
-    private static let version: UInt32 = 1
+    private static let version: UInt32 = 2
     /// Magic, version, checksum, payload length.
     private static let headerSize = 8 + 4 + 8 + 8
 
     /// The folders recorded in the file at `url` for the library at `rootPath`; `nil` when
     /// there is no usable file. Outcomes of files changed less than a second before their
     /// folder was listed are dropped (they may have changed again in the same clock tick).
-    static func read(from url: URL, rootPath: String) -> [String: FolderCache.Folder]? {
+    /// A file this process read or wrote and that is unchanged since is not decoded again.
+    static func read(from url: URL, rootPath: String) -> [String: CachedFolder]? {
+        if let known = SharedCacheFiles.folders(of: url, rootPath: rootPath) { return known }
         guard let data = try? Data(contentsOf: url, options: .mappedIfSafe), data.count >= headerSize else { return nil }
-        return data.withUnsafeBytes { buffer -> [String: FolderCache.Folder]? in
+        let identity = SharedCacheFiles.identity(of: url)
+        let stored = CacheBuffer(data: data, payloadOffset: headerSize)
+        let folders = data.withUnsafeBytes { buffer -> [String: CachedFolder]? in
             var header = ByteReader(UnsafeRawBufferPointer(rebasing: buffer[0..<headerSize]))
             guard (try? header.integer(UInt64.self)) == magic, (try? header.integer(UInt32.self)) == version,
                   let checksum = try? header.integer(UInt64.self), let length = try? header.integer(UInt64.self),
@@ -31,26 +35,36 @@ enum FolderCacheFile {
             let payload = UnsafeRawBufferPointer(rebasing: buffer[headerSize...])
             guard ByteReader.checksum(payload) == checksum else { return nil }
             var reader = ByteReader(payload)
-            return try? decode(&reader, rootPath: rootPath)
+            return try? decode(&reader, rootPath: rootPath, stored: stored)
         }
+        if let folders, let identity { SharedCacheFiles.remember(folders, of: url, identity: identity, rootPath: rootPath) }
+        return folders
     }
 
     /// Writes `folders` to `url` atomically, making its folder when needed. A cache that cannot
     /// be written is only a slower next start: failures are ignored.
-    static func write(_ folders: [String: FolderCache.Folder], rootPath: String, to url: URL) {
+    static func write(_ folders: [String: CachedFolder], rootPath: String, to url: URL) {
         var payload = ByteWriter()
         encode(folders, rootPath: rootPath, into: &payload)
-        var file = ByteWriter()
-        file.integer(magic)
-        file.integer(version)
-        payload.bytes.withUnsafeBytes { file.integer(ByteReader.checksum($0)) }
-        file.integer(UInt64(payload.bytes.count))
+        var header = ByteWriter()
+        header.integer(magic)
+        header.integer(version)
+        payload.bytes.withUnsafeBytes { header.integer(ByteReader.checksum($0)) }
+        header.integer(UInt64(payload.bytes.count))
         let directory = url.deletingLastPathComponent()
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max))")
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try Data(file.bytes + payload.bytes).write(to: temporary)
+            guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
+                  let handle = FileHandle(forWritingAtPath: temporary.path) else { throw CocoaError(.fileWriteUnknown) }
+            defer { try? handle.close() }
+            // Header and payload written as they are, never copied into one buffer.
+            try header.bytes.withUnsafeBytes { try handle.write(contentsOf: $0) }
+            try payload.bytes.withUnsafeBytes { try handle.write(contentsOf: $0) }
             guard rename(temporary.path, url.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            if let identity = SharedCacheFiles.identity(of: url) {
+                SharedCacheFiles.remember(folders, of: url, identity: identity, rootPath: rootPath)
+            }
         } catch {
             unlink(temporary.path)
         }
@@ -58,7 +72,7 @@ enum FolderCacheFile {
 
     // MARK: Encoding
 
-    private static func encode(_ folders: [String: FolderCache.Folder], rootPath: String, into writer: inout ByteWriter) {
+    private static func encode(_ folders: [String: CachedFolder], rootPath: String, into writer: inout ByteWriter) {
         writer.string(rootPath)
         let stored = folders.values.filter { $0.listing.stamp != nil }
         writer.integer(UInt32(stored.count))
@@ -82,23 +96,38 @@ enum FolderCacheFile {
                 writer.string(skipped.path)
                 writer.string(skipped.reason)
             }
-            writer.integer(UInt32(listing.files.count))
-            for (file, outcome) in zip(listing.files, folder.outcomes) {
-                writer.string(file.filename)
+            writer.integer(UInt32(folder.files.count))
+            for file in folder.files {
+                writer.string(file.name)
                 writer.integer(file.mediaType == .photo ? UInt8(0) : UInt8(1))
-                writer.integer(file.byteSize)
-                writer.integer(file.modificationTime)
-                switch outcome {
-                case nil:
-                    writer.integer(UInt8(0))
-                case .success(let metadata)?:
-                    writer.integer(UInt8(1))
-                    encode(metadata, into: &writer)
-                case .failure(let failure)?:
-                    writer.integer(UInt8(2))
-                    writer.string(failure.reason)
+                writer.flag(file.version != nil)
+                if let version = file.version {
+                    writer.integer(version.byteSize)
+                    writer.integer(version.modificationTime)
                 }
+                encode(file.outcome, into: &writer)
             }
+        }
+    }
+
+    /// A file's outcome: a tag (0 unread, 1 readable, 2 unreadable), then for a readable file its
+    /// creation date (what a pass over every file needs) and its metadata's length before it, so
+    /// that a reader can pass over the metadata and decode it only when an asset is made of it.
+    private static func encode(_ outcome: FolderCache.Outcome?, into writer: inout ByteWriter) {
+        switch outcome {
+        case nil:
+            writer.integer(UInt8(0))
+        case .success(let metadata)?:
+            writer.integer(UInt8(1))
+            writer.flag(metadata.creationDate != nil)
+            if let date = metadata.creationDate { writer.double(date.timeIntervalSinceReferenceDate) }
+            var block = ByteWriter()
+            encode(metadata, into: &block)
+            writer.integer(UInt32(block.bytes.count))
+            writer.append(block.bytes)
+        case .failure(let failure)?:
+            writer.integer(UInt8(2))
+            writer.string(failure.reason)
         }
     }
 
@@ -135,10 +164,10 @@ enum FolderCacheFile {
 
     private struct Foreign: Error {}
 
-    private static func decode(_ reader: inout ByteReader, rootPath: String) throws -> [String: FolderCache.Folder] {
+    private static func decode(_ reader: inout ByteReader, rootPath: String, stored: CacheBuffer) throws -> [String: CachedFolder] {
         guard try reader.string() == rootPath else { throw Foreign() }
         let count = Int(try reader.integer(UInt32.self))
-        var folders: [String: FolderCache.Folder] = [:]
+        var folders: [String: CachedFolder] = [:]
         folders.reserveCapacity(count)
         for _ in 0..<count {
             let path = try reader.string()
@@ -154,29 +183,54 @@ enum FolderCacheFile {
                 listing.skipped.append(SkippedFile(path: try reader.string(), reason: try reader.string()))
             }
             let fileCount = Int(try reader.integer(UInt32.self))
-            listing.files.reserveCapacity(fileCount)
-            var outcomes: [FolderCache.Outcome?] = []
-            outcomes.reserveCapacity(fileCount)
-            let prefix = path.isEmpty ? "" : path + "/"
+            var files: [CachedFile] = []
+            files.reserveCapacity(fileCount)
             for _ in 0..<fileCount {
                 let name = try reader.string()
                 let type: MediaType = try reader.integer(UInt8.self) == 0 ? .photo : .video
-                let file = FileEntry(relativePath: prefix + name, directory: path, rootPath: rootPath, mediaType: type,
-                                     byteSize: try reader.integer(), modificationTime: try reader.integer())
-                let outcome: FolderCache.Outcome?
+                let version = try reader.flag() ? FileVersion(byteSize: try reader.integer(), modificationTime: try reader.integer()) : nil
+                let offset = reader.offset
+                let state: CachedFile.ReadState
+                var creationDate: Date?
                 switch try reader.integer(UInt8.self) {
-                case 0: outcome = nil
-                case 1: outcome = .success(try decodeMetadata(&reader))
-                case 2: outcome = .failure(FolderCache.ReadFailure(reason: try reader.string()))
+                case 0:
+                    state = .unread
+                case 1:
+                    state = .readable
+                    if try reader.flag() { creationDate = Date(timeIntervalSinceReferenceDate: try reader.double()) }
+                    try reader.skip(Int(try reader.integer(UInt32.self)))
+                case 2:
+                    state = .unreadable
+                    try reader.skip(Int(try reader.integer(UInt32.self)))
                 default: throw Foreign()
                 }
-                listing.files.append(file)
-                outcomes.append(file.modificationTime < listedAt - 1_000_000_000 ? outcome : nil)
+                if let version, version.modificationTime < listedAt - 1_000_000_000, state != .unread {
+                    files.append(CachedFile(name: name, mediaType: type, version: version, state: state, creationDate: creationDate,
+                                            stored: .stored(stored, offset)))
+                } else {
+                    files.append(CachedFile(name: name, mediaType: type, version: version))
+                }
             }
-            folders[path] = FolderCache.Folder(listing: listing, listedAt: listedAt, outcomes: outcomes)
+            folders[path] = CachedFolder(listing: listing, listedAt: listedAt, files: files)
         }
         guard reader.isAtEnd else { throw Foreign() }
         return folders
+    }
+
+    /// The outcome encoded at `reader`'s offset (see ``encode(_:into:)``).
+    static func decodeOutcome(_ reader: inout ByteReader) throws -> FolderCache.Outcome? {
+        switch try reader.integer(UInt8.self) {
+        case 0:
+            return nil
+        case 1:
+            if try reader.flag() { _ = try reader.double() }
+            _ = try reader.integer(UInt32.self)
+            return .success(try decodeMetadata(&reader))
+        case 2:
+            return .failure(FolderCache.ReadFailure(reason: try reader.string()))
+        default:
+            throw Foreign()
+        }
     }
 
     private static func decodeMetadata(_ reader: inout ByteReader) throws -> MediaMetadata {

@@ -16,6 +16,30 @@ import Synchronization
 /// ``LegacyAssetURL``s whose UUID derives from the file's path, so they are stable across runs.
 /// Image requests are answered at the size and mode they ask for, as on every backend; the
 /// fixed ``Representation``s AssetsLibrary kept are available by name.
+///
+/// ## Provisional answers
+///
+/// A folder seen for the first time is listed by name only (`readdir`'s entry types, no call
+/// per file), so a first walk of a large tree costs about what `find` costs; a file's size,
+/// modification time and metadata (creation date, pixel size, ...) are known once its header
+/// is read. A call reads at most 256 unread files before it answers. When the files it needs
+/// are more (the first open of a large library, a large folder copied in), it answers
+/// provisionally and the rest are read in the background:
+///
+/// - Counts (``albumSummaries(filter:)``, ``assetCount(in:filter:)``) count an unread file by
+///   its name's media type; a file that turns out unreadable is counted until it is read.
+/// - An album's key asset is the oldest of its files read so far, none when none was.
+/// - ``assets(in:options:)`` with a limit orders unread files by a provisional date: their
+///   modification time when known, else their folder's (when a file was last added to it),
+///   ties by folder path, then name; only the page's files are read, and those
+///   found unreadable are left out of it. A fetch without a limit reads every file first and
+///   is exact. Collections, their titles and estimated counts never depend on reading.
+///
+/// The background reads go in small batches on all cores but one, only while no call is being
+/// answered, into the cache (and its file, written when they end). When they end, ``changes()``
+/// yields a ``LibraryChange`` naming the camera roll and every folder read, with the files
+/// found unreadable as removed; from then on, until the tree changes, every answer is exactly
+/// the one a fully read library gives (``settled()`` waits for that).
 public final class FolderLibrary: PhotoLibrary {
     public let rootURL: URL
     public let backendName = "folder"
@@ -24,6 +48,10 @@ public final class FolderLibrary: PhotoLibrary {
     /// Renders, caches and prefetches the images.
     public let imageManager: CachingImageManager
     let cache: FolderCache
+    /// At most this many files are read before a call answers; when more are unread, the call
+    /// answers provisionally and they are read in the background.
+    let synchronousReadLimit: Int
+    let background = BackgroundReading()
     private let authorization = Mutex<AuthorizationStatus>(.notDetermined)
 
     /// The camera roll's identifier.
@@ -45,11 +73,17 @@ public final class FolderLibrary: PhotoLibrary {
                   now: FolderCache.now)
     }
 
+    deinit {
+        background.finish()
+    }
+
     /// A library whose cache reads the time from `now` (nanoseconds since 1970), for tests: a
     /// listing is trusted only once its folder has been still for a second by that clock.
+    /// A call reads at most `synchronousReadLimit` files before it answers (see "Provisional answers").
     package init(root: URL, reader: MediaMetadataReader = MediaMetadataReader(), cacheFile: URL?,
                  metadataReading: (any MediaMetadataReading)?, imageManager: CachingImageManager? = nil,
-                 now: @escaping @Sendable () -> Int64) {
+                 synchronousReadLimit: Int = 256, now: @escaping @Sendable () -> Int64) {
+        self.synchronousReadLimit = synchronousReadLimit
         self.rootURL = root.standardizedFileURL
         self.reader = reader
         self.metadataReading = metadataReading ?? reader
@@ -74,73 +108,93 @@ public final class FolderLibrary: PhotoLibrary {
     /// The camera roll, then every folder of the tree ordered by path: each folder is an album
     /// of the media files directly in it, an empty folder an empty album.
     public func collections() async throws -> [AssetCollection] {
-        let snapshot = try await snapshot()
-        await cache.save()
-        return [cameraRollCollection(estimatedCount: snapshot.fileCount)] + snapshot.albumFolders.map(snapshot.collection(ofFolder:))
+        try await answering {
+            let snapshot = try await snapshot()
+            await saveCache()
+            return [cameraRollCollection(estimatedCount: snapshot.fileCount)] + snapshot.albumFolders.map(snapshot.collection(ofFolder:))
+        }
     }
 
     public func cameraRoll() async throws -> AssetCollection {
-        let snapshot = try await snapshot()
-        await cache.save()
-        return cameraRollCollection(estimatedCount: snapshot.fileCount)
+        try await answering {
+            let snapshot = try await snapshot()
+            await saveCache()
+            return cameraRollCollection(estimatedCount: snapshot.fileCount)
+        }
     }
 
     public func assetCount(in collection: CollectionIdentifier, filter: MediaFilter) async throws -> Int {
-        var snapshot = try await snapshot()
-        let folders = try snapshot.folders(of: collection)
-        try await readMetadata(of: &snapshot, folders: folders, filter: filter)
-        return snapshot.items(in: folders, filter: filter).count
+        try await answering {
+            var snapshot = try await snapshot()
+            let folders = try snapshot.folders(of: collection)
+            let isExact = try await readMetadata(of: &snapshot, folders: folders, filter: filter)
+            return snapshot.items(in: folders, filter: filter, includingUnread: !isExact).count
+        }
     }
 
     // MARK: Assets
 
     public func assets(in collection: CollectionIdentifier, options: FetchOptions) async throws -> FetchResult {
-        var snapshot = try await snapshot()
-        let folders = try snapshot.folders(of: collection)
-        try await readMetadata(of: &snapshot, folders: folders, filter: options.mediaFilter)
-        let items = snapshot.items(in: folders, filter: options.mediaFilter)
-        let wanted = options.limit.map { options.offset + max(0, $0) }
-        let sorted = snapshot.first(wanted, of: items, in: options.sortOrder)
-        let start = min(options.offset, sorted.count)
-        let end = options.limit.map { min(sorted.count, start + max(0, $0)) } ?? sorted.count
-        return FetchResult(assets: await handOut(sorted[start..<end].map { (snapshot.asset($0), snapshot.file($0)) }))
+        try await answering {
+            var snapshot = try await snapshot()
+            let folders = try snapshot.folders(of: collection)
+            // A fetch without a limit hands out every asset: it reads every file.
+            let isExact = try await readMetadata(of: &snapshot, folders: folders, filter: options.mediaFilter, mayBeProvisional: options.limit != nil)
+            let items = snapshot.items(in: folders, filter: options.mediaFilter, includingUnread: !isExact)
+            let wanted = options.limit.map { options.offset + max(0, $0) }
+            let sorted = snapshot.first(wanted, of: items, in: options.sortOrder)
+            let start = min(options.offset, sorted.count)
+            let end = options.limit.map { min(sorted.count, start + max(0, $0)) } ?? sorted.count
+            var page = Array(sorted[start..<end])
+            if !isExact {
+                // A provisional page: its files are read now, those found unreadable left out.
+                try await read(page, into: &snapshot)
+                page.removeAll { snapshot.folders[$0.folder].files[$0.file].state != .readable }
+            }
+            return FetchResult(assets: await handOut(page.map { (snapshot.asset($0), snapshot.file($0)) }))
+        }
     }
 
     public func assets(withIdentifiers identifiers: [AssetIdentifier]) async throws -> AssetLookup {
-        let wanted = Set(identifiers.map(\.uuid))
-        var found: [UUID: Asset] = [:]
-        var remaining = wanted
-        var known: [FileEntry] = []
-        for uuid in wanted {
-            if let path = await cache.relativePath(of: uuid), let file = FileEntry.current(at: path, root: rootURL) {
-                known.append(file)
-                remaining.remove(uuid)
+        try await answering {
+            let wanted = Set(identifiers.map(\.uuid))
+            var found: [UUID: Asset] = [:]
+            var remaining = wanted
+            var known: [FileEntry] = []
+            for uuid in wanted {
+                if let path = await cache.relativePath(of: uuid), let file = FileEntry.current(at: path, root: rootURL) {
+                    known.append(file)
+                    remaining.remove(uuid)
+                }
             }
+            if !remaining.isEmpty {
+                for path in try await snapshot().relativePaths where remaining.contains(AssetUUID.forFile(atRelativePath: path)) {
+                    if let file = FileEntry.current(at: path, root: rootURL) { known.append(file) }
+                }
+            }
+            let (scan, files) = try await assets(of: known)
+            for asset in await handOut(Array(zip(scan.assets, files))) { found[asset.id.uuid] = asset }
+            return AssetLookup(found: identifiers.compactMap { found[$0.uuid] },
+                               missing: identifiers.filter { found[$0.uuid] == nil })
         }
-        if !remaining.isEmpty {
-            let files = try await snapshot().folders.flatMap(\.listing.files)
-            known += files.filter { remaining.contains(AssetUUID.forFile(atRelativePath: $0.relativePath)) }
-        }
-        let (scan, files) = try await assets(of: known)
-        for asset in await handOut(Array(zip(scan.assets, files))) { found[asset.id.uuid] = asset }
-        return AssetLookup(found: identifiers.compactMap { found[$0.uuid] },
-                           missing: identifiers.filter { found[$0.uuid] == nil })
     }
 
     /// The media files of a collection under `filter` that could be read, and those passed over.
     public func scan(_ collection: CollectionIdentifier, filter: MediaFilter) async throws -> FolderScan {
-        var snapshot = try await snapshot()
-        let folders = try snapshot.folders(of: collection)
-        try await readMetadata(of: &snapshot, folders: folders, filter: filter)
-        let walkSkipped: [SkippedFile]
-        if collection == Self.cameraRollID {
-            walkSkipped = snapshot.walkSkipped
-        } else {
-            let directory = snapshot.folders[folders[0]].listing.path
-            walkSkipped = snapshot.walkSkipped.filter { ($0.path as NSString).deletingLastPathComponent == directory }
+        try await answering {
+            var snapshot = try await snapshot()
+            let folders = try snapshot.folders(of: collection)
+            _ = try await readMetadata(of: &snapshot, folders: folders, filter: filter, mayBeProvisional: false)
+            let walkSkipped: [SkippedFile]
+            if collection == Self.cameraRollID {
+                walkSkipped = snapshot.walkSkipped
+            } else {
+                let directory = snapshot.folders[folders[0]].listing.path
+                walkSkipped = snapshot.walkSkipped.filter { ($0.path as NSString).deletingLastPathComponent == directory }
+            }
+            return FolderScan(assets: snapshot.items(in: folders, filter: filter).map(snapshot.asset),
+                              skipped: walkSkipped + snapshot.skipped(inFolders: folders, filter: filter))
         }
-        return FolderScan(assets: snapshot.items(in: folders, filter: filter).map(snapshot.asset),
-                          skipped: walkSkipped + snapshot.skipped(inFolders: folders, filter: filter))
     }
 
     // MARK: Originals
@@ -153,12 +207,14 @@ public final class FolderLibrary: PhotoLibrary {
 
     // MARK: Changes
 
-    /// A folder library records no changes: the stream ends at once. It takes no changes and
-    /// keeps no history or drafts (it never writes into the library), and needs no watching
+    /// Live changes: one when metadata read in the background changed provisional answers
+    /// (counts, key assets, order; see "Provisional answers"), with the files found unreadable
+    /// as removed. The stream ends when the library is gone. A folder library takes no changes
+    /// and keeps no history or drafts (it never writes into the library), and needs no watching
     /// (every fetch walks the tree again, listing the folders that changed): those
     /// capabilities are `nil`.
     public func changes() -> AsyncStream<LibraryChange> {
-        AsyncStream { $0.finish() }
+        background.listen()
     }
 
     // MARK: Capabilities
@@ -181,8 +237,8 @@ public final class FolderLibrary: PhotoLibrary {
         if let path = await cache.relativePath(of: asset.id.uuid), let file = FileEntry.current(at: path, root: rootURL) {
             return file
         }
-        let files = try await snapshot().folders.flatMap(\.listing.files)
-        guard let file = files.first(where: { AssetUUID.forFile(atRelativePath: $0.relativePath) == asset.id.uuid }) else {
+        guard let path = try await snapshot().relativePaths.first(where: { AssetUUID.forFile(atRelativePath: $0) == asset.id.uuid }),
+              let file = FileEntry.current(at: path, root: rootURL) else {
             throw LibraryError.assetNotFound(asset.id.description)
         }
         return file

@@ -1,15 +1,35 @@
 import AssetsKit
 import Foundation
+import LibraryFolders
 
 extension FolderSnapshot {
     /// Whether `lhs` comes before `rhs` in `order`: by creation date, ties broken by asset
-    /// identifier in the same direction, so that one order is the other reversed.
+    /// identifier in the same direction, so that one order is the other reversed. A file not
+    /// read yet sorts by its provisional date; on a tie it follows the read ones, and files not
+    /// read yet follow one another by folder path, then name (a folder's unread files share
+    /// their folder's date: they go by name).
     func precedes(_ lhs: Item, _ rhs: Item, in order: DateOrder) -> Bool {
         if lhs.creationDate != rhs.creationDate {
             return order == .newestFirst ? lhs.creationDate > rhs.creationDate : lhs.creationDate < rhs.creationDate
         }
-        let left = asset(lhs).id.description, right = asset(rhs).id.description
+        if lhs.isRead != rhs.isRead { return order == .newestFirst ? lhs.isRead : rhs.isRead }
+        if !lhs.isRead {
+            // Compared in place: a provisional page of a large folder compares many of these.
+            if lhs.folder != rhs.folder, folders[lhs.folder].listing.path != folders[rhs.folder].listing.path {
+                let left = folders[lhs.folder].listing.path, right = folders[rhs.folder].listing.path
+                return order == .newestFirst ? left > right : left < right
+            }
+            let left = folders[lhs.folder].files[lhs.file].name, right = folders[rhs.folder].files[rhs.file].name
+            return order == .newestFirst ? left > right : left < right
+        }
+        let left = identifierText(lhs), right = identifierText(rhs)
         return order == .newestFirst ? left > right : left < right
+    }
+
+    private func identifierText(_ item: Item) -> String {
+        let path = relativePath(item)
+        return AssetIdentifier.legacy(LegacyAssetURL(uuid: AssetUUID.forFile(atRelativePath: path),
+                                                     fileExtension: (path as NSString).pathExtension)).description
     }
 
     /// The first `count` of `items` in `order`, sorted; all of them when `count` is `nil`. A
@@ -21,7 +41,10 @@ extension FolderSnapshot {
         guard count > 0 else { return [] }
         var best: [Item] = []
         best.reserveCapacity(count + 1)
-        for item in items {
+        // Items come in walk order (folders by path; dated folders oldest first): newest first,
+        // they are taken from the end, so that most are passed over after one comparison.
+        // The result is the same either way.
+        for item in order == .newestFirst ? AnySequence(items.reversed()) : AnySequence(items) {
             if best.count == count {
                 guard let last = best.last, precedes(item, last, in: order) else { continue }
                 best.removeLast()

@@ -3,34 +3,38 @@ import Foundation
 import LibraryFolders
 import MediaProbing
 
-/// One walk of the tree: every folder in walk order with its media files and the metadata
-/// known of them. The calls that answer one listing share one snapshot.
+/// One walk of the tree: every folder in walk order with its media files and what is known of
+/// them. The calls that answer one listing share one snapshot.
 struct FolderSnapshot: Sendable {
-    var folders: [FolderCache.Folder]
+    var folders: [CachedFolder]
     let libraryName: String
+    let rootPath: String
 
-    /// A readable media file of the snapshot, by position.
+    /// A media file of the snapshot, by position: a readable one, or one not read yet (see
+    /// ``FolderLibrary`` on provisional answers).
     struct Item: Sendable {
         let folder: Int
         let file: Int
+        /// Its creation date; for a file not read yet, the provisional date it sorts by.
         let creationDate: Date
+        let isRead: Bool
     }
 
     /// The folders shown as albums, ordered by path: every folder that could be read, empty or
     /// not, except the root when it holds no media directly (its files are the camera roll's).
     var albumFolders: [Int] {
         folders.indices.filter { index in
-            let listing = folders[index].listing
-            return listing.isComplete && (!listing.path.isEmpty || !listing.files.isEmpty)
+            let folder = folders[index]
+            return folder.listing.isComplete && (!folder.listing.path.isEmpty || !folder.files.isEmpty)
         }.sorted { folders[$0].listing.path < folders[$1].listing.path }
     }
 
     /// The album of the folder at `index`.
     func collection(ofFolder index: Int) -> AssetCollection {
-        let listing = folders[index].listing
-        return AssetCollection(id: FolderLibrary.collectionID(ofDirectory: listing.path),
-                               title: AssetCollection.directoryTitle(relativePath: listing.path, libraryName: libraryName),
-                               kind: .directory, estimatedAssetCount: listing.files.count)
+        let folder = folders[index]
+        return AssetCollection(id: FolderLibrary.collectionID(ofDirectory: folder.listing.path),
+                               title: AssetCollection.directoryTitle(relativePath: folder.listing.path, libraryName: libraryName),
+                               kind: .directory, estimatedAssetCount: folder.files.count)
     }
 
     /// The folders a collection is made of: all of them for the camera roll.
@@ -42,52 +46,89 @@ struct FolderSnapshot: Sendable {
         return [index]
     }
 
-    var fileCount: Int { folders.reduce(0) { $0 + $1.listing.files.count } }
+    var fileCount: Int { folders.reduce(0) { $0 + $1.files.count } }
 
-    /// The readable files of `folderIndices` that pass `filter` (their metadata must be known).
-    func items(in folderIndices: [Int], filter: MediaFilter) -> [Item] {
+    /// The files of `folderIndices` that pass `filter` and whose metadata is not known.
+    func unreadCount(in folderIndices: [Int], filter: MediaFilter) -> Int {
+        var count = 0
+        for index in folderIndices {
+            let files = folders[index].files
+            // By position: a pass over every file copies none.
+            for file in files.indices where files[file].state == .unread && filter.includes(files[file].mediaType) { count += 1 }
+        }
+        return count
+    }
+
+    /// The readable files of `folderIndices` that pass `filter`; with `includingUnread`, the
+    /// files not read yet too, each dated provisionally: by its modification time when known,
+    /// else by its folder's (the time a file was last added to it).
+    func items(in folderIndices: [Int], filter: MediaFilter, includingUnread: Bool = false) -> [Item] {
         var items: [Item] = []
         for folderIndex in folderIndices {
-            let folder = folders[folderIndex]
-            for (fileIndex, file) in folder.listing.files.enumerated() where filter.includes(file.mediaType) {
-                if case .success(let metadata)? = folder.outcomes[fileIndex] {
-                    items.append(Item(folder: folderIndex, file: fileIndex, creationDate: metadata.creationDate ?? file.modificationDate))
+            let files = folders[folderIndex].files
+            let folderDate = Self.date(nanoseconds: folders[folderIndex].listing.stamp?.modificationTime ?? 0)
+            for fileIndex in files.indices where filter.includes(files[fileIndex].mediaType) {
+                switch files[fileIndex].state {
+                case .readable:
+                    let date = files[fileIndex].creationDate ?? files[fileIndex].version.map { Self.date(nanoseconds: $0.modificationTime) } ?? folderDate
+                    items.append(Item(folder: folderIndex, file: fileIndex, creationDate: date, isRead: true))
+                case .unread where includingUnread:
+                    let date = files[fileIndex].version.map { Self.date(nanoseconds: $0.modificationTime) } ?? folderDate
+                    items.append(Item(folder: folderIndex, file: fileIndex, creationDate: date, isRead: false))
+                default:
+                    continue
                 }
             }
         }
         return items
     }
 
-    /// The file of an item.
+    /// The file of an item, as `stat` last saw it (known for every read file).
     func file(_ item: Item) -> FileEntry {
-        folders[item.folder].listing.files[item.file]
+        guard let entry = folders[item.folder].entry(item.file, rootPath: rootPath) else {
+            preconditionFailure("a read file has a version")
+        }
+        return entry
+    }
+
+    /// The path of an item from the library root.
+    func relativePath(_ item: Item) -> String {
+        folders[item.folder].relativePath(of: item.file)
     }
 
     /// The asset of a readable item.
     func asset(_ item: Item) -> Asset {
-        let file = folders[item.folder].listing.files[item.file]
-        guard case .success(let metadata)? = folders[item.folder].outcomes[item.file] else {
-            preconditionFailure("an item is made only of a file whose metadata was read")
+        guard case .success(let metadata)? = folders[item.folder].files[item.file].outcome else {
+            preconditionFailure("an asset is made only of a file whose metadata was read")
         }
-        return FolderLibrary.asset(file, metadata)
+        return FolderLibrary.asset(file(item), metadata)
     }
 
-    /// The files passed over in `directory` (by the walk, or because their metadata could not be read).
+    /// The files passed over in `folderIndices` because their metadata could not be read.
     func skipped(inFolders folderIndices: [Int], filter: MediaFilter) -> [SkippedFile] {
         var skipped: [SkippedFile] = []
         for folderIndex in folderIndices {
             let folder = folders[folderIndex]
-            for (fileIndex, file) in folder.listing.files.enumerated() where filter.includes(file.mediaType) {
-                if case .failure(let failure)? = folder.outcomes[fileIndex] {
-                    skipped.append(SkippedFile(path: file.relativePath, reason: failure.reason))
+            for (fileIndex, file) in folder.files.enumerated() where file.state == .unreadable && filter.includes(file.mediaType) {
+                if case .failure(let failure)? = file.outcome {
+                    skipped.append(SkippedFile(path: folder.relativePath(of: fileIndex), reason: failure.reason))
                 }
             }
         }
         return skipped
     }
 
+    /// The path of every media file, from the library root.
+    var relativePaths: [String] {
+        folders.flatMap { folder in folder.files.indices.map(folder.relativePath(of:)) }
+    }
+
     /// What the walk passed over, every folder's.
     var walkSkipped: [SkippedFile] {
         folders.flatMap(\.listing.skipped)
+    }
+
+    private static func date(nanoseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(nanoseconds / 1_000_000_000) + Double(nanoseconds % 1_000_000_000) / 1e9)
     }
 }

@@ -23,8 +23,11 @@ public enum AssetUUID {
     }
 
     private static func nameBased(_ name: String, in namespace: UUID) -> UUID {
-        let namespaceBytes = withUnsafeBytes(of: namespace.uuid) { Array($0) }
-        var digest = SHA1.hash(namespaceBytes + Array(name.utf8))
+        var message: [UInt8] = []
+        message.reserveCapacity(16 + name.utf8.count)
+        withUnsafeBytes(of: namespace.uuid) { message.append(contentsOf: $0) }
+        message.append(contentsOf: name.utf8)
+        var digest = SHA1.hash(message)
         digest[6] = (digest[6] & 0x0F) | 0x50
         digest[8] = (digest[8] & 0x3F) | 0x80
         return UUID(uuid: (digest[0], digest[1], digest[2], digest[3], digest[4], digest[5], digest[6], digest[7],

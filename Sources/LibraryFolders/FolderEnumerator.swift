@@ -18,7 +18,10 @@ package struct FileEntry: Sendable, Hashable {
 
     /// The file's URL, made when asked for (a walk of a large tree makes many entries).
     package var url: URL { URL(fileURLWithPath: rootPath + "/" + relativePath, isDirectory: false) }
-    package var filename: String { (relativePath as NSString).lastPathComponent }
+    package var filename: String {
+        guard let slash = relativePath.utf8.lastIndex(of: UInt8(ascii: "/")) else { return relativePath }
+        return String(relativePath[relativePath.utf8.index(after: slash)...])
+    }
 
     /// The entry for a regular media file; `nil` for anything else.
     package init?(relativePath: String, root: URL, status: stat) {
@@ -56,7 +59,10 @@ package struct FileEntry: Sendable, Hashable {
 package struct DirectoryListing: Sendable {
     /// The folder, relative to the root (empty for the root itself).
     package let path: String
+    /// The media files with what `stat` says of them (a walk with ``FileDetail/status``).
     package var files: [FileEntry] = []
+    /// The media files by name only (a walk with ``FileDetail/nameOnly``).
+    package var names: [NamedFile] = []
     package var skipped: [SkippedFile] = []
     /// The folders directly in it, as listed (before the walk passes over any already visited).
     package var subdirectories: [Subdirectory] = []
@@ -82,6 +88,28 @@ package struct DirectoryListing: Sendable {
             self.inode = inode
         }
     }
+}
+
+/// A media file found by its name, its size and times not read (a walk with ``FileDetail/nameOnly``).
+package struct NamedFile: Sendable, Hashable {
+    package let name: String
+    /// The type its name says (``MediaFileType/mediaType(ofFileNamed:)``).
+    package let mediaType: MediaType
+
+    package init(name: String, mediaType: MediaType) {
+        self.name = name
+        self.mediaType = mediaType
+    }
+}
+
+/// What a walk learns of each file of a folder it lists.
+package enum FileDetail: Sendable {
+    /// `stat` of every file: its size and modification time (``DirectoryListing/files``).
+    case status
+    /// Only names and the entry types `readdir` gives (``DirectoryListing/names``): a file is
+    /// stat'ed only when `readdir` cannot tell what it is (a symbolic link, an unknown type).
+    /// Listing a folder of many files this way costs no call per file.
+    case nameOnly
 }
 
 /// Gives back an earlier listing of a folder whose stamp is the one given, so that a walk lists
@@ -116,123 +144,20 @@ package struct FolderEnumerator {
     }
 
     /// A walk that lists one folder at a time, so a caller never holds the whole tree.
+    /// - Parameters:
+    ///   - reuse: Gives back earlier listings of unchanged folders.
+    ///   - detail: What to learn of the files of a folder listed afresh, by its path (default:
+    ///     ``FileDetail/status`` everywhere).
     /// - Throws: ``LibraryError/accessDenied(path:reason:)`` when the root is not a readable folder.
-    package func directories(reusing reuse: ListingReuse? = nil) throws -> FolderWalk {
+    package func directories(reusing reuse: ListingReuse? = nil,
+                             detail: @escaping @Sendable (_ path: String) -> FileDetail = { _ in .status }) throws -> FolderWalk {
         var rootStatus = stat()
         guard stat(root.path, &rootStatus) == 0, (rootStatus.st_mode & S_IFMT) == S_IFDIR,
               let links = SymbolicLinkPolicy(root: root), let handle = opendir(root.path) else {
             throw LibraryError.accessDenied(path: root.path, reason: "not a readable folder")
         }
         closedir(handle)
-        return FolderWalk(root: root, rootStatus: rootStatus, links: links, reuse: reuse)
+        return FolderWalk(root: root, rootStatus: rootStatus, links: links, reuse: reuse, detail: detail)
     }
 }
 
-/// A depth-first walk of a folder tree, one folder per step, in name order.
-package struct FolderWalk: Sendable {
-    private let root: URL
-    private let links: SymbolicLinkPolicy
-    private var visited: Set<DirectoryKey>
-    private var pending: [String] = [""]
-    private let reuse: ListingReuse?
-
-    fileprivate init(root: URL, rootStatus: stat, links: SymbolicLinkPolicy, reuse: ListingReuse?) {
-        self.root = root
-        self.links = links
-        self.visited = [DirectoryKey(device: UInt64(rootStatus.st_dev), inode: UInt64(rootStatus.st_ino))]
-        self.reuse = reuse
-    }
-
-    /// The next folder's listing; `nil` when the walk is over. A folder already visited (a
-    /// symbolic-link loop) is passed over and reported in the listing of the folder holding it.
-    package mutating func next() -> DirectoryListing? {
-        guard let directory = pending.popLast() else { return nil }
-        let directoryPath = directory.isEmpty ? root.path : root.path + "/" + directory
-        var status = stat()
-        let stamp = stat(directoryPath, &status) == 0 ? DirectoryStamp(status) : nil
-        var listing = stamp.flatMap { stamp in reuse?(directory, stamp) } ?? list(directory, at: directoryPath, stamp: stamp)
-        var accepted: [String] = []
-        for subdirectory in listing.subdirectories {
-            if visited.insert(DirectoryKey(device: subdirectory.device, inode: subdirectory.inode)).inserted {
-                accepted.append(subdirectory.path)
-            } else {
-                listing.skipped.append(SkippedFile(path: subdirectory.path, reason: "folder already visited (a symbolic-link loop)"))
-            }
-        }
-        pending.append(contentsOf: accepted.sorted().reversed())
-        return listing
-    }
-
-    /// The folder's entries as they are now.
-    private func list(_ directory: String, at directoryPath: String, stamp: DirectoryStamp?) -> DirectoryListing {
-        var listing = DirectoryListing(path: directory)
-        listing.stamp = stamp
-        guard let handle = opendir(directoryPath) else {
-            listing.skipped.append(SkippedFile(path: directory, reason: "cannot open folder: \(Self.lastErrorText())"))
-            listing.isComplete = false
-            listing.stamp = nil
-            return listing
-        }
-        defer { closedir(handle) }
-        while let entry = readdir(handle) {
-            guard let name = Self.name(of: entry) else {
-                listing.skipped.append(SkippedFile(path: Self.join(directory, Self.lossyName(of: entry)),
-                                                   reason: "the file name is not valid UTF-8; rename it to include it"))
-                continue
-            }
-            if name.hasPrefix(".") { continue }
-            let relativePath = Self.join(directory, name)
-            let path = root.path + "/" + relativePath
-            var status = stat()
-            guard lstat(path, &status) == 0 else {
-                listing.skipped.append(SkippedFile(path: relativePath, reason: "cannot read: \(Self.lastErrorText())"))
-                continue
-            }
-            if (status.st_mode & S_IFMT) == S_IFLNK {
-                if let refusal = links.refusal(ofLinkAt: path) {
-                    listing.skipped.append(SkippedFile(path: relativePath, reason: refusal))
-                    continue
-                }
-                guard stat(path, &status) == 0 else {
-                    listing.skipped.append(SkippedFile(path: relativePath, reason: "cannot read: \(Self.lastErrorText())"))
-                    continue
-                }
-            }
-            switch status.st_mode & S_IFMT {
-            case S_IFDIR:
-                listing.subdirectories.append(DirectoryListing.Subdirectory(path: relativePath, device: UInt64(status.st_dev),
-                                                                            inode: UInt64(status.st_ino)))
-            case S_IFREG:
-                if let file = FileEntry(relativePath: relativePath, root: root, status: status) { listing.files.append(file) }
-            default:
-                listing.skipped.append(SkippedFile(path: relativePath, reason: "not a regular file"))
-            }
-        }
-        return listing
-    }
-
-    private struct DirectoryKey: Hashable, Sendable {
-        let device: UInt64
-        let inode: UInt64
-    }
-
-    private static func join(_ directory: String, _ name: String) -> String {
-        directory.isEmpty ? name : directory + "/" + name
-    }
-
-    private static func nameBytes(of entry: UnsafeMutablePointer<dirent>) -> [UInt8] {
-        withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
-    }
-
-    private static func name(of entry: UnsafeMutablePointer<dirent>) -> String? {
-        String(validating: nameBytes(of: entry), as: UTF8.self)
-    }
-
-    private static func lossyName(of entry: UnsafeMutablePointer<dirent>) -> String {
-        String(decoding: nameBytes(of: entry), as: UTF8.self)
-    }
-
-    private static func lastErrorText() -> String {
-        String(cString: strerror(errno))
-    }
-}

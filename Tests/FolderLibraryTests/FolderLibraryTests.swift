@@ -173,9 +173,16 @@ struct FolderLibraryTests {
         #expect(library.drafts == nil)
         #expect(library.watching == nil)
         #expect(library.skippedFileReport != nil)
-        var changes = 0
-        for await _ in library.changes() { changes += 1 }
-        #expect(changes == 0)
+    }
+
+    @Test("its change stream stays open while the library lives (background reads announce on it) and ends with it")
+    func changeStreamEndsWithTheLibrary() async throws {
+        var library: FolderLibrary? = FolderLibrary(root: Corpus.root)
+        let changes = try #require(library).changes()
+        library = nil
+        var count = 0
+        for await _ in changes { count += 1 }
+        #expect(count == 0)
     }
 
     @Test("authorization is not determined until asked; a readable folder is then allowed")
