@@ -12,10 +12,8 @@ import GRDB
 ///   visible asset and looks each one up in `album_asset`), ranked by `(creationDate, id)`, and
 ///   the albums and folders themselves with their unfiltered counts in another;
 /// - every directory in one statement: its title's path, its counts (unfiltered and under the
-///   filter: sums over its few `asset_count` rows) and its key asset's row, found by one seek
-///   into `asset_directory_timeline` (or `asset_directory_media_timeline` under a media filter),
-///   whose columns are the equality terms and then `(creationDate, id)`, so the first entry is
-///   the key asset;
+///   filter: sums over its few `asset_count` rows) and its key asset's row, a copy kept per
+///   directory and media type in `directory_key` (schema v4);
 /// - the key assets of the albums, fetched by row id in one statement.
 ///
 /// Key assets are the oldest under the filter, ties broken by row id, exactly as a page of one
@@ -55,32 +53,38 @@ enum AlbumSummaryQuery {
         }
     }
 
-    /// Every directory, by path, with its key asset's row read in the same statement.
+    /// Every directory, by path, with its key asset's row (from `directory_key`, schema v4) read
+    /// in the same statement.
     private static func directorySummaries(libraryName: String, filter: MediaFilter, in db: Database) throws -> [AlbumSummary] {
-        let media = mediaCondition(filter)
-        // Under `.all` the filtered count is the total.
+        let key = switch filter {
+        case .all:
+            // The older of the directory's photo and video keys.
+            """
+            (SELECT first.mediaType FROM directory_key AS first WHERE first.directoryId = directory.id
+             ORDER BY first.creationDate, first.id LIMIT 1)
+            """
+        case .photo: "\(MediaType.photo.databaseCode)"
+        case .video: "\(MediaType.video.databaseCode)"
+        }
         let filteredCount = filter == .all ? "" : """
             ,
-                       (SELECT SUM(count) FROM asset_count
-                        WHERE asset_count.directoryId = directory.id\(media.replacingOccurrences(of: "asset.", with: "asset_count."))) AS count
+                   (SELECT SUM(count) FROM asset_count
+                    WHERE asset_count.directoryId = directory.id AND asset_count.mediaType = \(key))
             """
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT asset.*, listed.uuid, listed.relativePath, listed.total, listed.\(filter == .all ? "total" : "count") FROM (
-                SELECT directory.uuid, directory.relativePath,
-                       (SELECT asset.id FROM asset
-                        WHERE asset.directoryId = directory.id AND asset.deletedAt IS NULL AND asset.isHidden = 0\(media)
-                        ORDER BY asset.creationDate, asset.id LIMIT 1) AS keyId,
-                       (SELECT SUM(count) FROM asset_count WHERE asset_count.directoryId = directory.id) AS total\(filteredCount)
-                FROM directory
-            ) AS listed LEFT JOIN asset ON asset.id = listed.keyId
-            ORDER BY listed.relativePath
+            SELECT directory_key.*, directory.uuid, directory.relativePath,
+                   (SELECT SUM(count) FROM asset_count WHERE asset_count.directoryId = directory.id)\(filteredCount)
+            FROM directory LEFT JOIN directory_key ON directory_key.directoryId = directory.id AND directory_key.mediaType = \(key)
+            ORDER BY directory.relativePath
             """)
+        let columns = AssetRecord.columnCount
         var summaries: [AlbumSummary] = []
         while let row = try rows.next() {
-            let collection = DirectoryRecord.collection(uuid: row[AssetRecord.columnCount], relativePath: row[AssetRecord.columnCount + 1],
-                                                        count: row[AssetRecord.columnCount + 2] ?? 0, libraryName: libraryName)
-            let key = row.hasNull(atIndex: 0) ? nil : try AssetRecord(row: row).asset
-            summaries.append(AlbumSummary(collection: collection, count: row[AssetRecord.columnCount + 3] ?? 0, keyAsset: key))
+            let total: Int = row[columns + 2] ?? 0
+            let collection = DirectoryRecord.collection(uuid: row[columns], relativePath: row[columns + 1], count: total,
+                                                        libraryName: libraryName)
+            let keyAsset = row.hasNull(atIndex: 0) ? nil : try AssetRecord(row: row).asset
+            summaries.append(AlbumSummary(collection: collection, count: filter == .all ? total : row[columns + 3] ?? 0, keyAsset: keyAsset))
         }
         return summaries
     }

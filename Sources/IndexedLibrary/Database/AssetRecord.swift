@@ -57,7 +57,7 @@ package struct AssetRecord: Codable, FetchableRecord, MutablePersistableRecord, 
 
 /// Decoding rows without Codable (a declared initializer in an extension keeps the memberwise one).
 extension AssetRecord {
-    /// The number of columns of `SELECT asset.*` that ``init(row:)`` reads; a statement may
+    /// The number of columns of `SELECT asset.*` (all read by ``init(row:)``); a statement may
     /// select more after them.
     static let columnCount = 28
 
@@ -66,7 +66,6 @@ extension AssetRecord {
     /// decoding looks every column up by its lower-cased name: it took 92% of the CPU time of
     /// fetching a page of 60 (a perf profile of the index bench).
     package init(row: Row) throws {
-        // Keep `columnCount` equal to the number of columns read here.
         id = row[0]
         uuid = row[1]
         relativePath = row[2]
