@@ -90,8 +90,10 @@ struct SQLiteIndexStore: IndexStore {
 
     func assets(in collection: CollectionIdentifier, options: FetchOptions, recentlyAddedSince since: Date) async throws -> FetchResult {
         let (query, total) = try await database.pool.read { db in
-            let query = try AssetQuery(collection, filter: options.mediaFilter, recentlyAddedSince: since, in: db)
-            return (query, try query.count(db))
+            var query = try AssetQuery(collection, filter: options.mediaFilter, recentlyAddedSince: since, in: db)
+            let count = try query.count(db)
+            try query.preferTimeline(count: count, in: db)
+            return (query, count)
         }
         return FetchResult(source: IndexedFetchSource(database: database, query: query, options: options, total: total))
     }

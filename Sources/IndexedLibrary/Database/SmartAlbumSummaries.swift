@@ -6,15 +6,14 @@ import GRDB
 /// in a fixed number of statements.
 ///
 /// All Photos, Favorites and Videos are counted, unfiltered and under the filter, from one read
-/// of `asset_count` (a few rows per directory). Recently Added is counted on `asset_added`
-/// unless its cut-off is at or before the oldest visible asset's `addedAt` (one seek), as it is
-/// on the day a library is first indexed: then it holds exactly what All Photos holds and its
-/// counts and key asset are those of All Photos (a range count would read every index entry,
-/// and under a media filter every table row). Recently Deleted is counted on the browse index.
+/// of `asset_count` (a few rows per directory); Recently Added and Recently Deleted as
+/// ``AssetQuery`` counts them. When every visible asset was added since Recently Added's cut-off,
+/// as on the day a library is first indexed, Recently Added holds exactly All Photos, and its key
+/// asset is All Photos' one.
 enum SmartAlbumSummaries {
     static func summaries(filter: MediaFilter, recentlyAddedSince since: Date, in db: Database) throws -> [AlbumSummary] {
         let visible = try VisibleCounts(in: db)
-        let everythingRecent = try isEverythingRecentlyAdded(since: since, in: db)
+        let everythingRecent = try AssetQuery.isEverythingAdded(since: since, in: db)
         var summaries: [AlbumSummary] = []
         for smart in SmartAlbum.allCases {
             let id = smart.collectionIdentifier
@@ -23,7 +22,6 @@ enum SmartAlbumSummaries {
             case .all: (total, count) = (visible.all(.all), visible.all(filter))
             case .favorites: (total, count) = (visible.favorites(.all), visible.favorites(filter))
             case .videos: (total, count) = (visible.all(.video), filter == .photo ? 0 : visible.all(.video))
-            case .recentlyAdded where everythingRecent: (total, count) = (visible.all(.all), visible.all(filter))
             case .recentlyAdded, .recentlyDeleted:
                 total = try AssetQuery(id, filter: .all, recentlyAddedSince: since, in: db).count(db)
                 count = filter == .all ? total : try AssetQuery(id, filter: filter, recentlyAddedSince: since, in: db).count(db)
@@ -47,23 +45,15 @@ enum SmartAlbumSummaries {
     /// The collections of the smart albums, All Photos first, with their unfiltered counts.
     static func collections(recentlyAddedSince since: Date, in db: Database) throws -> [AssetCollection] {
         let visible = try VisibleCounts(in: db)
-        let everythingRecent = try isEverythingRecentlyAdded(since: since, in: db)
         return try SmartAlbum.allCases.map { smart in
             switch smart {
             case .all: smart.collection(count: visible.all(.all))
             case .favorites: smart.collection(count: visible.favorites(.all))
             case .videos: smart.collection(count: visible.all(.video))
-            case .recentlyAdded where everythingRecent: smart.collection(count: visible.all(.all))
             case .recentlyAdded, .recentlyDeleted:
                 smart.collection(count: try AssetQuery(smart.collectionIdentifier, filter: .all, recentlyAddedSince: since, in: db).count(db))
             }
         }
-    }
-
-    /// Whether every visible asset was added at or after `since` (one seek into `asset_added`).
-    private static func isEverythingRecentlyAdded(since: Date, in db: Database) throws -> Bool {
-        let oldest = try Double.fetchOne(db, sql: "SELECT MIN(addedAt) FROM asset WHERE deletedAt IS NULL AND isHidden = 0")
-        return oldest.map { $0 >= since.timeIntervalSince1970 } ?? true
     }
 
     /// Recently Added's oldest asset, found by walking the date-ordered browse index and testing

@@ -67,6 +67,9 @@ struct LargeLibraryBenchmark {
         table.add("[\(label)]   of which open + albums + page", value: [result.first.open, result.first.albums, result.first.firstPage]
             .map(ResultTable.format).joined(separator: " + ") + " ms", target: "-", passed: nil)
         table.atMost("[\(label)] \(backend): second open in the same process", milliseconds: result.second.total, target: target)
+        table.atMost("[\(label)] \(backend): first page (newest 60) of All Photos", milliseconds: result.first.firstPage, target: target)
+        table.atMost("[\(label)] \(backend): first page (newest 60) of the largest album (\(result.first.largestAlbumCount) assets)",
+                     milliseconds: result.first.largestAlbumPage, target: target)
         addMemory(result, label: "[\(label)] \(backend)", into: &table)
     }
 
