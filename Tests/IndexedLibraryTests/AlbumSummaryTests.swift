@@ -102,6 +102,7 @@ struct AlbumSummaryTests {
             try db.execute(sql: "DELETE FROM asset WHERE id % 23 = 0 OR id IN (SELECT id FROM directory_key WHERE directoryId = ?)", arguments: [two])
             try db.execute(sql: "UPDATE asset SET deletedAt = NULL WHERE id % 34 = 0")
             try db.execute(sql: "UPDATE asset SET filename = 'renamed.jpg' WHERE id IN (SELECT id FROM directory_key)")
+            try db.execute(sql: "UPDATE asset SET creationDate = 0 WHERE id = (SELECT MAX(id) FROM asset WHERE deletedAt IS NULL AND isHidden = 0)")
         }
         for filter in MediaFilter.allCases {
             let expected = try await Self.perCollection(library, filter: filter)

@@ -10,7 +10,9 @@ extension LibrarySchema {
     ///
     /// The triggers: a visible asset that precedes its group's key (or whose group has none)
     /// becomes the key; when the key row is updated or deleted, the group's key is looked up
-    /// again (one seek into `asset_directory_media_timeline`), so the copy is never stale.
+    /// again (one seek into `asset_directory_media_timeline`), so the copy is never stale. An
+    /// update of another row costs one seek, unless it changes what orders or places it (then it
+    /// may take the key); either update trigger may run first, as both leave the same key.
     static func createVersion4(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE directory_key (
@@ -59,8 +61,13 @@ extension LibrarySchema {
             CREATE TRIGGER directory_key_delete AFTER DELETE ON asset BEGIN
                 \(dropKey("OLD"))
             END;
-            CREATE TRIGGER directory_key_update AFTER UPDATE ON asset BEGIN
+            CREATE TRIGGER directory_key_update_key AFTER UPDATE ON asset
+                WHEN EXISTS (SELECT 1 FROM directory_key WHERE directoryId = OLD.directoryId AND mediaType = OLD.mediaType AND id = OLD.id) BEGIN
                 \(dropKey("OLD"))
+                \(takeKey("NEW"))
+            END;
+            CREATE TRIGGER directory_key_update_order AFTER UPDATE OF directoryId, mediaType, creationDate, deletedAt, isHidden ON asset
+                WHEN NEW.deletedAt IS NULL AND NEW.isHidden = 0 BEGIN
                 \(takeKey("NEW"))
             END;
             """)
