@@ -24,8 +24,8 @@ package protocol IndexStore: Sendable {
 
     // MARK: Reading
 
-    /// The smart albums (All Photos first), albums and folders, then the directories holding
-    /// assets (titled under `libraryName`), with exact counts.
+    /// The smart albums (All Photos first), albums and folders, then every folder of the tree,
+    /// empty ones too (titled under `libraryName`), with exact counts.
     func collections(libraryName: String, recentlyAddedSince: Date) async throws -> [AssetCollection]
     /// Every collection, as ``collections(libraryName:recentlyAddedSince:)`` lists them, with
     /// its exact count under `filter` and its key asset (the oldest under it, ties by row), in
@@ -71,26 +71,30 @@ package protocol IndexStore: Sendable {
     func assets(withFingerprint fingerprint: String) async throws -> [(id: Int64, path: String)]
     /// Writes a scan's batch in one transaction; what it adds and moves is counted into `summary`.
     func apply(_ batch: ScanBatch, addedAt: Date, summary: ScanSummary) async throws -> ScanSummary
-    /// What the index holds under folders the walk did not find: asset rows, and the folders
-    /// of recorded failures and ignored paths.
+    /// What the index holds under folders the walk did not find: asset rows, the folders listed
+    /// as albums, and the folders of recorded failures and ignored paths.
     func leftovers(inFoldersWhere isGone: @escaping @Sendable (String) -> Bool) async throws -> ScanLeftovers
     /// Removes the asset rows `ids` whose path `isGone` says is gone now; how many it removed.
     func removeAssets(_ ids: [Int64], ifGone isGone: @escaping @Sendable (String) -> Bool) async throws -> Int
-    /// Forgets the failures and ignored paths recorded in these folders, and folders left without assets.
-    func forget(failureFolders: [String], ignoredFolders: [String]) async throws
+    /// Forgets the failures and ignored paths recorded in these folders, and stops listing these
+    /// `directories` as albums (those left without assets).
+    func forget(failureFolders: [String], ignoredFolders: [String], directories: [String]) async throws
 }
 
 /// What the index holds under folders a scan did not find (see ``IndexStore/leftovers(inFoldersWhere:)``).
 package struct ScanLeftovers: Sendable {
     /// The asset rows.
     package var assets: [Int64]
+    /// The folders listed as albums.
+    package var directories: [String]
     /// The folders of recorded scan failures.
     package var failureFolders: [String]
     /// The folders of ignored (purged) paths.
     package var ignoredFolders: [String]
 
-    package init(assets: [Int64], failureFolders: [String], ignoredFolders: [String]) {
+    package init(assets: [Int64], directories: [String], failureFolders: [String], ignoredFolders: [String]) {
         self.assets = assets
+        self.directories = directories
         self.failureFolders = failureFolders
         self.ignoredFolders = ignoredFolders
     }

@@ -3,7 +3,8 @@ import Foundation
 
 extension IndexedLibrary {
     /// The smart albums, All Photos first; then user albums and folders by position; then the
-    /// directories holding assets, by path. Estimated counts are exact at the time of the call.
+    /// folders of the tree by path, empty ones too, as on the folder backend (the root only
+    /// while it holds media files itself). Estimated counts are exact at the time of the call.
     public func collections() async throws -> [AssetCollection] {
         try await index.collections(libraryName: rootURL.lastPathComponent,
                                     recentlyAddedSince: now().addingTimeInterval(-Self.recentlyAddedInterval))

@@ -12,6 +12,9 @@ struct AssetRecordTests {
         defer { tree.remove() }
         let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
         let columns = try await library.database.pool.read { db in try db.columns(in: "asset").map(\.name) }
+        let keyColumns = try await library.database.pool.read { db in try db.columns(in: "directory_key").map(\.name) }
+        #expect(keyColumns == columns, "directory_key (schema v4) copies asset rows column for column")
+        #expect(columns.count == AssetRecord.columnCount)
         #expect(Array(columns.prefix(28)) == [
             "id", "uuid", "relativePath", "directoryId", "filename", "mediaType", "pixelWidth", "pixelHeight",
             "creationDate", "timeZoneOffset", "creationDateSource", "modificationTime", "byteSize", "duration",

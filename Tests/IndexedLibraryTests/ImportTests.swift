@@ -41,6 +41,10 @@ struct ImportTests {
             try Bool.fetchOne(db, sql: "SELECT isImported FROM asset WHERE uuid = ?", arguments: [identifier.uuid])
         }
         #expect(isImported == true)
+        let month = Self.month(asset.creationDate, offset: asset.timeZoneOffset).split(separator: "/")
+        let folders = ["Imports", "Imports / \(month[0])", "Imports / \(month[0]) / \(month[1])"]
+        let listed = try await fixture.library.collections().filter { $0.kind == .directory }.map(\.title)
+        #expect(Set(folders).isSubset(of: listed), "the import's folder and those above it are albums at once, as on disk")
         #expect(try await fixture.library.scan().added == 0)
     }
 

@@ -87,6 +87,28 @@ struct PagingTests {
         #expect(try await library.assets(withIdentifiers: deleted.map(\.id)).missing.count == 7)
     }
 
+    @Test("Recently Added pages hold exactly the recent assets, newest first, whether all, most or few are recent", arguments: MediaFilter.allCases)
+    func recentlyAddedPages(filter: MediaFilter) async throws {
+        defer { tree.remove() }
+        let old = Date().addingTimeInterval(-31 * 86_400).timeIntervalSince1970
+        for phase in ["all recent", "most recent", "few recent"] {
+            if phase == "most recent" { try await library.insertSyntheticAssets(1_000, in: "older", addedAt: Date(timeIntervalSince1970: old)) }
+            if phase == "few recent" {
+                try await library.database.pool.write { db in try db.execute(sql: "UPDATE asset SET addedAt = ? WHERE id % 10 != 0", arguments: [old]) }
+            }
+            let media = filter == .all ? "" : " AND mediaType = \((filter == .video ? MediaType.video : .photo).databaseCode)"
+            let expected = try await library.database.pool.read { db in
+                try UUID.fetchAll(db, sql: """
+                    SELECT uuid FROM asset WHERE deletedAt IS NULL AND isHidden = 0 AND addedAt > ?\(media)
+                    ORDER BY creationDate DESC, id DESC
+                    """, arguments: [old + 86_400])
+            }
+            let recent = try await library.assets(in: SmartAlbum.recentlyAdded.collectionIdentifier, options: FetchOptions(mediaFilter: filter))
+            #expect(try await collect(recent).map(\.id.uuid) == expected, "\(phase)")
+            #expect(try await recent.assets(in: 0..<min(60, recent.count)).map(\.id.uuid) == Array(expected.prefix(60)), "\(phase)")
+        }
+    }
+
     @Test("counts and pages are answered from the browse indexes, never by sorting the table")
     func queryPlans() async throws {
         defer { tree.remove() }

@@ -47,7 +47,7 @@ struct RescanTests {
         #expect(after.camera != before.camera)
     }
 
-    @Test("a removed file disappears from the library and its folder; an emptied folder is no collection")
+    @Test("a removed file disappears from the library and its folder; a removed folder is no collection")
     func removed() async throws {
         let tree = try Self.makeTree()
         defer { tree.remove() }
@@ -65,6 +65,38 @@ struct RescanTests {
         let change = try await library.changes(since: token)
         #expect(change.removedAssets.contains(gone.id))
         #expect(change.removedAssets.count == 3)
+    }
+
+    @Test("every folder is an album, empty or not, from the scan that finds it to the one that finds it gone; the root only while it holds media")
+    func folderAlbums() async throws {
+        let tree = try Self.makeTree()
+        defer { tree.remove() }
+        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
+        func folders() async throws -> [String: Int] {
+            var counts: [String: Int] = [:]
+            for collection in try await library.collections() where collection.kind == .directory {
+                counts[collection.title] = collection.estimatedAssetCount
+            }
+            return counts
+        }
+        func latestToken() async throws -> ChangeToken {
+            ChangeToken(try await library.database.pool.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(token) FROM change") ?? 0 })
+        }
+        try FileManager.default.createDirectory(at: tree.url("2021/empty"), withIntermediateDirectories: true)
+        try tree.copy("A_camera_exif/jhead__hp.jpg", to: "hp.jpg")
+        try await library.scan()
+        #expect(try await folders() == ["2019": 2, "2020": 2, "2021": 0, "empty": 0, "library": 1])
+        let token = try await latestToken()
+
+        for file in ["2019/sony.jpg", "2019/sample.jpg", "hp.jpg"] { try FileManager.default.removeItem(at: tree.url(file)) }
+        try FileManager.default.removeItem(at: tree.url("2021/empty"))
+        try await library.scan()
+        #expect(try await folders() == ["2019": 0, "2020": 2, "2021": 0])
+        let gone = AssetUUID.forDirectory(atRelativePath: "2021/empty")
+        #expect(try await library.changes(since: token).collections[CollectionID.directory(gone)]?.collectionChanged == true)
+        let settled = try await latestToken()
+        try await library.scan()
+        #expect(try await latestToken() == settled, "a rescan that finds nothing new records nothing")
     }
 
     @Test("a moved file keeps its row and UUID; its new path is used from then on")

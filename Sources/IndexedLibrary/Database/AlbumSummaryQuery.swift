@@ -5,48 +5,41 @@ import GRDB
 /// An indexed library's album list under a media filter (see ``PhotoLibrary/albumSummaries(filter:)``),
 /// read in one transaction by a number of statements that does not grow with the number of albums:
 ///
-/// - the collections, as ``SQLiteIndexStore/collections(libraryName:recentlyAddedSince:in:)`` lists them;
-/// - each smart album's count and key asset, as ``AssetQuery`` answers them (at most two
-///   statements each; the counts of the collection list serve when the filter is `.all`);
+/// - the smart albums (``SmartAlbumSummaries``): their counts from `asset_count` and at most a
+///   few index lookups, and one key asset each;
 /// - every user album's count and key asset in one statement: a window over `album_asset` joined
 ///   to the visible assets (`CROSS JOIN` keeps `album_asset` outer: else SQLite walks every
-///   visible asset and looks each one up in `album_asset`), ranked by `(creationDate, id)`;
-/// - every directory's count and key asset in one statement: per directory, a sum over its few
-///   `asset_count` rows and one seek into `asset_directory_timeline` (or
-///   `asset_directory_media_timeline` under a media filter), whose columns are the equality terms
-///   and then `(creationDate, id)`, so the first entry is the key asset;
-/// - the key assets of the albums and directories, fetched by row id in one statement.
+///   visible asset and looks each one up in `album_asset`), ranked by `(creationDate, id)`, and
+///   the albums and folders themselves with their unfiltered counts in another;
+/// - every directory in one statement: its title's path, its counts (unfiltered and under the
+///   filter: sums over its few `asset_count` rows) and its key asset's row, a copy kept per
+///   directory and media type in `directory_key` (schema v4);
+/// - the key assets of the albums, fetched by row id in one statement.
 ///
 /// Key assets are the oldest under the filter, ties broken by row id, exactly as a page of one
 /// asset sorted oldest first is.
 enum AlbumSummaryQuery {
     static func summaries(libraryName: String, filter: MediaFilter, recentlyAddedSince since: Date,
                           in db: Database) throws -> [AlbumSummary] {
-        let collections = try SQLiteIndexStore.collections(libraryName: libraryName, recentlyAddedSince: since, in: db)
-        let media = mediaCondition(filter)
-        var counts: [CollectionIdentifier: Int] = [:]
-        var smartKeys: [CollectionIdentifier: Asset] = [:]
-        for smart in SmartAlbum.allCases {
-            let id = smart.collectionIdentifier
-            let query = try AssetQuery(id, filter: filter, recentlyAddedSince: since, in: db)
-            let listed = filter == .all ? collections.first { $0.id == id }?.estimatedAssetCount : nil
-            let count = try listed ?? query.count(db)
-            counts[id] = count
-            guard count > 0 else { continue }
-            if smart == .recentlyAdded, count * 2 >= counts[SmartAlbum.all.collectionIdentifier] ?? 0 {
-                smartKeys[id] = try oldestRecentlyAdded(since: since, media: media, in: db)
-            } else {
-                smartKeys[id] = try query.page(db, order: .oldestFirst, after: nil, offset: 0, limit: 1).first?.asset
-            }
-        }
+        var summaries = try SmartAlbumSummaries.summaries(filter: filter, recentlyAddedSince: since, in: db)
+        summaries += try albumSummaries(filter: filter, in: db)
+        summaries += try directorySummaries(libraryName: libraryName, filter: filter, in: db)
+        return summaries
+    }
+
+    /// The user albums and folders, in the order ``SQLiteIndexStore/collections(libraryName:recentlyAddedSince:in:)`` lists them.
+    private static func albumSummaries(filter: MediaFilter, in db: Database) throws -> [AlbumSummary] {
+        let collections = try SQLiteIndexStore.albumCollections(in: db)
+        guard !collections.isEmpty else { return [] }
         var keyIDs: [CollectionIdentifier: Int64] = [:]
+        var counts: [CollectionIdentifier: Int] = [:]
         for row in try Row.fetchAll(db, sql: """
             SELECT album.uuid, ranked.assetId, ranked.count FROM (
                 SELECT album_asset.albumId, asset.id AS assetId,
                        COUNT(*) OVER (PARTITION BY album_asset.albumId) AS count,
                        ROW_NUMBER() OVER (PARTITION BY album_asset.albumId ORDER BY asset.creationDate, asset.id) AS rank
                 FROM album_asset CROSS JOIN asset ON asset.id = album_asset.assetId
-                WHERE asset.deletedAt IS NULL AND asset.isHidden = 0\(media)
+                WHERE asset.deletedAt IS NULL AND asset.isHidden = 0\(mediaCondition(filter))
             ) AS ranked JOIN album ON album.id = ranked.albumId
             WHERE ranked.rank = 1
             """) {
@@ -54,40 +47,50 @@ enum AlbumSummaryQuery {
             keyIDs[id] = row[1]
             counts[id] = row[2]
         }
-        for row in try Row.fetchAll(db, sql: """
-            SELECT directory.uuid,
-                   (SELECT asset.id FROM asset
-                    WHERE asset.directoryId = directory.id AND asset.deletedAt IS NULL AND asset.isHidden = 0\(media)
-                    ORDER BY asset.creationDate, asset.id LIMIT 1) AS keyId,
-                   (SELECT SUM(count) FROM asset_count
-                    WHERE asset_count.directoryId = directory.id\(media.replacingOccurrences(of: "asset.", with: "asset_count."))) AS count
-            FROM directory
-            """) where !row.hasNull(atIndex: 1) {
-            let id: CollectionIdentifier = CollectionID.directory(row[0])
-            keyIDs[id] = row[1]
-            counts[id] = row[2]
-        }
         let keys = try keyAssets(Array(keyIDs.values), in: db)
         return collections.map { collection in
-            let count = counts[collection.id] ?? 0
-            let key = count == 0 ? nil : smartKeys[collection.id] ?? keyIDs[collection.id].flatMap { keys[$0] }
-            return AlbumSummary(collection: collection, count: count, keyAsset: key)
+            AlbumSummary(collection: collection, count: counts[collection.id] ?? 0, keyAsset: keyIDs[collection.id].flatMap { keys[$0] })
         }
     }
 
-    /// Recently Added's oldest asset, found by walking the date-ordered browse index and testing
-    /// each row's `addedAt` (the `+` keeps SQLite off `asset_added`): the better plan when at
-    /// least half of the assets were added recently, where the `asset_added` range would sort
-    /// them all (14 ms at 100,000 just indexed).
-    private static func oldestRecentlyAdded(since: Date, media: String, in db: Database) throws -> Asset? {
-        try AssetRecord.fetchOne(db, sql: """
-            SELECT asset.* FROM asset WHERE asset.deletedAt IS NULL AND asset.isHidden = 0 AND +asset.addedAt >= ?\(media)
-            ORDER BY asset.creationDate, asset.id LIMIT 1
-            """, arguments: [since.timeIntervalSince1970])?.asset
+    /// Every directory, by path, with its key asset's row (from `directory_key`, schema v4) read
+    /// in the same statement.
+    private static func directorySummaries(libraryName: String, filter: MediaFilter, in db: Database) throws -> [AlbumSummary] {
+        let key = switch filter {
+        case .all:
+            // The older of the directory's photo and video keys.
+            """
+            (SELECT first.mediaType FROM directory_key AS first WHERE first.directoryId = directory.id
+             ORDER BY first.creationDate, first.id LIMIT 1)
+            """
+        case .photo: "\(MediaType.photo.databaseCode)"
+        case .video: "\(MediaType.video.databaseCode)"
+        }
+        let filteredCount = filter == .all ? "" : """
+            ,
+                   (SELECT SUM(count) FROM asset_count
+                    WHERE asset_count.directoryId = directory.id AND asset_count.mediaType = \(key))
+            """
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT directory_key.*, directory.uuid, directory.relativePath,
+                   (SELECT SUM(count) FROM asset_count WHERE asset_count.directoryId = directory.id)\(filteredCount)
+            FROM directory LEFT JOIN directory_key ON directory_key.directoryId = directory.id AND directory_key.mediaType = \(key)
+            ORDER BY directory.relativePath
+            """)
+        let columns = AssetRecord.columnCount
+        var summaries: [AlbumSummary] = []
+        while let row = try rows.next() {
+            let total: Int = row[columns + 2] ?? 0
+            let collection = DirectoryRecord.collection(uuid: row[columns], relativePath: row[columns + 1], count: total,
+                                                        libraryName: libraryName)
+            let keyAsset = row.hasNull(atIndex: 0) ? nil : try AssetRecord(row: row).asset
+            summaries.append(AlbumSummary(collection: collection, count: filter == .all ? total : row[columns + 3] ?? 0, keyAsset: keyAsset))
+        }
+        return summaries
     }
 
     /// The ` AND …` term of a media filter on `asset`, or nothing.
-    private static func mediaCondition(_ filter: MediaFilter) -> String {
+    static func mediaCondition(_ filter: MediaFilter) -> String {
         switch filter {
         case .all: ""
         case .photo: " AND asset.mediaType = \(MediaType.photo.databaseCode)"

@@ -17,6 +17,9 @@ struct AssetQuery: Sendable {
     var countConditions: [String]?
 
     private static let visible = "asset.deletedAt IS NULL AND asset.isHidden = 0"
+    private static let addedSince = "asset.addedAt >= ?"
+    /// The filter of the query, for ``preferTimeline(count:in:)``.
+    private var filter: MediaFilter = .all
 
     /// The query for `collection`, whose album or directory is looked up in `db`.
     /// - Throws: ``LibraryError/collectionNotFound(_:)`` for an unknown collection.
@@ -32,8 +35,14 @@ struct AssetQuery: Sendable {
         case .smart(.videos):
             conditions = [Self.visible, "asset.mediaType = \(MediaType.video.databaseCode)"]
             countConditions = ["mediaType = \(MediaType.video.databaseCode)"]
+        case .smart(.recentlyAdded) where try Self.isEverythingAdded(since: recentlyAddedSince, in: db):
+            // Every visible asset was added since the cut-off, as on the day a library is first
+            // indexed: the album holds exactly All Photos, counted and paged as All Photos is
+            // (the `asset_added` range would be read whole and sorted: 92 ms for the newest 60 of 100,000).
+            conditions = [Self.visible]
+            countConditions = []
         case .smart(.recentlyAdded):
-            conditions = [Self.visible, "asset.addedAt >= ?"]
+            conditions = [Self.visible, Self.addedSince]
             arguments = [recentlyAddedSince.timeIntervalSince1970.databaseValue]
         case .smart(.recentlyDeleted):
             conditions = ["asset.deletedAt IS NOT NULL"]
@@ -53,6 +62,7 @@ struct AssetQuery: Sendable {
             arguments = [directoryID.databaseValue]
             countConditions = ["directoryId = \(directoryID)"]
         }
+        self.filter = filter
         switch filter {
         case .all: break
         case .photo, .video:
@@ -63,6 +73,22 @@ struct AssetQuery: Sendable {
     }
 
     private var whereClause: String { conditions.joined(separator: " AND ") }
+
+    /// Whether every visible asset was added at or after `since` (one seek into `asset_added`).
+    static func isEverythingAdded(since: Date, in db: Database) throws -> Bool {
+        let oldest = try Double.fetchOne(db, sql: "SELECT MIN(addedAt) FROM asset WHERE deletedAt IS NULL AND isHidden = 0")
+        return oldest.map { $0 >= since.timeIntervalSince1970 } ?? true
+    }
+
+    /// Makes Recently Added holding `count` assets, at least half of the visible ones under the
+    /// filter, paged by walking the date-ordered browse index and testing each row's `addedAt`
+    /// (the `+` keeps SQLite off `asset_added`, whose range would be read whole and sorted: 22 ms
+    /// for the newest 60 of 95,000 of 100,000); a page of 60 then reads about 120 rows.
+    mutating func preferTimeline(count: Int, in db: Database) throws {
+        guard let term = conditions.firstIndex(of: Self.addedSince) else { return }
+        let visible = try AssetQuery(SmartAlbum.all.collectionIdentifier, filter: filter, recentlyAddedSince: .distantPast, in: db).count(db)
+        if count * 2 >= visible { conditions[term] = "+" + Self.addedSince }
+    }
 
     /// The number of matching assets.
     func count(_ db: Database) throws -> Int {

@@ -57,6 +57,10 @@ package struct AssetRecord: Codable, FetchableRecord, MutablePersistableRecord, 
 
 /// Decoding rows without Codable (a declared initializer in an extension keeps the memberwise one).
 extension AssetRecord {
+    /// The number of columns of `SELECT asset.*` (all read by ``init(row:)``); a statement may
+    /// select more after them.
+    static let columnCount = 28
+
     /// Decodes a row of `SELECT asset.*` by column position, in the table's order (schema v1;
     /// later versions only ever add columns after these, and a test pins the order). GRDB's Codable
     /// decoding looks every column up by its lower-cased name: it took 92% of the CPU time of

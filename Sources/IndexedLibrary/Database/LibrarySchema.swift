@@ -7,6 +7,7 @@ enum LibrarySchema {
         migrator.registerMigration("v1", migrate: createVersion1)
         migrator.registerMigration("v2", migrate: addVersion2)
         migrator.registerMigration("v3", migrate: createVersion3)
+        migrator.registerMigration("v4", migrate: createVersion4)
         return migrator
     }
 

@@ -26,12 +26,14 @@ extension SQLiteIndexStore {
     func leftovers(inFoldersWhere isGone: @escaping @Sendable (String) -> Bool) async throws -> ScanLeftovers {
         try await database.pool.read { db in
             var assets: [Int64] = []
+            var directories: [String] = []
             for row in try Row.fetchAll(db, sql: "SELECT id, relativePath FROM directory") where isGone(row["relativePath"]) {
                 assets += try Int64.fetchAll(db, sql: "SELECT id FROM asset WHERE directoryId = ?", arguments: [row["id"] as Int64])
+                directories.append(row["relativePath"])
             }
             let failures = try String.fetchAll(db, sql: "SELECT DISTINCT directoryPath FROM scan_failure").filter(isGone)
             let ignored = try String.fetchAll(db, sql: "SELECT DISTINCT directoryPath FROM ignored_path").filter(isGone)
-            return ScanLeftovers(assets: assets, failureFolders: failures, ignoredFolders: ignored)
+            return ScanLeftovers(assets: assets, directories: directories, failureFolders: failures, ignoredFolders: ignored)
         }
     }
 
@@ -48,7 +50,7 @@ extension SQLiteIndexStore {
         }
     }
 
-    func forget(failureFolders: [String], ignoredFolders: [String]) async throws {
+    func forget(failureFolders: [String], ignoredFolders: [String], directories: [String]) async throws {
         try await database.pool.write { db in
             for directory in failureFolders {
                 try db.execute(sql: "DELETE FROM scan_failure WHERE directoryPath = ?", arguments: [directory])
@@ -56,7 +58,14 @@ extension SQLiteIndexStore {
             for directory in ignoredFolders {
                 try db.execute(sql: "DELETE FROM ignored_path WHERE directoryPath = ?", arguments: [directory])
             }
-            try db.execute(sql: "DELETE FROM directory WHERE NOT EXISTS (SELECT 1 FROM asset WHERE asset.directoryId = directory.id)")
+            for directory in directories {
+                guard let uuid = try UUID.fetchOne(db, sql: """
+                    DELETE FROM directory WHERE relativePath = ?
+                        AND NOT EXISTS (SELECT 1 FROM asset WHERE asset.directoryId = directory.id)
+                    RETURNING uuid
+                    """, arguments: [directory]) else { continue }
+                try db.recordChange(.collection, asset: nil, collection: CollectionID.directory(uuid))
+            }
         }
     }
 }

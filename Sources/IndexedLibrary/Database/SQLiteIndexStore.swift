@@ -45,35 +45,35 @@ struct SQLiteIndexStore: IndexStore {
 
     /// The collections, as ``collections(libraryName:recentlyAddedSince:)`` lists them, read in `db`.
     static func collections(libraryName: String, recentlyAddedSince since: Date, in db: Database) throws -> [AssetCollection] {
-        var collections = try SmartAlbum.allCases.map { smart in
-            smart.collection(count: try AssetQuery(smart.collectionIdentifier, filter: .all, recentlyAddedSince: since, in: db).count(db))
+        var collections = try SmartAlbumSummaries.collections(recentlyAddedSince: since, in: db)
+        collections += try albumCollections(in: db)
+        let directories = try Row.fetchAll(db, sql: """
+            SELECT directory.uuid, directory.relativePath,
+                   (SELECT SUM(count) FROM asset_count WHERE asset_count.directoryId = directory.id) AS count
+            FROM directory ORDER BY directory.relativePath
+            """)
+        for row in directories {
+            collections.append(DirectoryRecord.collection(uuid: row[0], relativePath: row[1], count: row[2] ?? 0, libraryName: libraryName))
         }
-        let albums = try Row.fetchAll(db, sql: """
+        return collections
+    }
+
+    /// The user albums and folders, top level first, each level by position, with their
+    /// unfiltered counts (a folder has none).
+    static func albumCollections(in db: Database) throws -> [AssetCollection] {
+        try Row.fetchAll(db, sql: """
             SELECT album.uuid, album.title, album.kind, parent.uuid AS parentUUID,
                    (SELECT COUNT(*) FROM album_asset JOIN asset ON asset.id = album_asset.assetId
                     WHERE album_asset.albumId = album.id AND asset.deletedAt IS NULL AND asset.isHidden = 0) AS count
             FROM album LEFT JOIN album parent ON parent.id = album.parentId
             ORDER BY album.parentId IS NOT NULL, album.parentId, album.position
-            """)
-        for row in albums {
+            """).map { row in
             let isFolder = (row["kind"] as String) == "folder"
-            collections.append(AssetCollection(
+            return AssetCollection(
                 id: CollectionID.album(row["uuid"]), title: row["title"], kind: isFolder ? .folder : .album,
                 estimatedAssetCount: isFolder ? nil : row["count"],
-                parentID: (row["parentUUID"] as UUID?).map(CollectionID.album)))
+                parentID: (row["parentUUID"] as UUID?).map(CollectionID.album))
         }
-        let directories = try Row.fetchAll(db, sql: """
-            SELECT directory.uuid, directory.relativePath, SUM(asset_count.count) AS count
-            FROM directory JOIN asset_count ON asset_count.directoryId = directory.id
-            GROUP BY directory.id ORDER BY directory.relativePath
-            """)
-        for row in directories {
-            let path: String = row["relativePath"]
-            collections.append(AssetCollection(
-                id: CollectionID.directory(row["uuid"]), title: AssetCollection.directoryTitle(relativePath: path, libraryName: libraryName),
-                kind: .directory, estimatedAssetCount: row["count"]))
-        }
-            return collections
     }
 
     func albumSummaries(libraryName: String, filter: MediaFilter, recentlyAddedSince since: Date) async throws -> [AlbumSummary] {
@@ -90,8 +90,10 @@ struct SQLiteIndexStore: IndexStore {
 
     func assets(in collection: CollectionIdentifier, options: FetchOptions, recentlyAddedSince since: Date) async throws -> FetchResult {
         let (query, total) = try await database.pool.read { db in
-            let query = try AssetQuery(collection, filter: options.mediaFilter, recentlyAddedSince: since, in: db)
-            return (query, try query.count(db))
+            var query = try AssetQuery(collection, filter: options.mediaFilter, recentlyAddedSince: since, in: db)
+            let count = try query.count(db)
+            try query.preferTimeline(count: count, in: db)
+            return (query, count)
         }
         return FetchResult(source: IndexedFetchSource(database: database, query: query, options: options, total: total))
     }

@@ -42,12 +42,15 @@ package struct IndexedDirectory: Sendable {
     /// Files of the folder the scanner leaves alone (purged originals), by relative path, with
     /// the version that was purged.
     package var ignored: [String: FileVersion] = [:]
+    /// Whether the index lists the folder as an album (it has a `directory` row).
+    package var isRecorded = false
 
     /// A folder with nothing indexed.
     package init() {}
 
     static func fetch(_ db: Database, path: String) throws -> IndexedDirectory {
         var directory = IndexedDirectory()
+        directory.isRecorded = try Bool.fetchOne(db, sql: "SELECT 1 FROM directory WHERE relativePath = ?", arguments: [path]) == true
         let assetRows = try Row.fetchCursor(db, sql: """
             SELECT asset.id, asset.relativePath, asset.byteSize, asset.modificationTime
             FROM asset JOIN directory ON directory.id = asset.directoryId

@@ -35,6 +35,8 @@ struct LibraryScanner: Sendable {
         var visitedDirectories: Set<String> = []
         /// Folders that could not be read: what the index holds under them is kept.
         var unreadableDirectories: [String] = []
+        /// Listed folders that are no album now (the root, once it holds no media files itself).
+        var unlistedDirectories: [String] = []
     }
 
     func scan(progress report: (@Sendable (ScanProgress) -> Void)? = nil) async throws -> ScanSummary {
@@ -86,6 +88,11 @@ struct LibraryScanner: Sendable {
         }
         guard listing.isComplete else { return [] }
         let indexed = try await index.indexedDirectory(at: listing.path)
+        // Every folder is an album, empty or not, as on the folder backend; the root only while
+        // it holds media files itself (else its files are only the camera roll's).
+        let isAlbum = !listing.path.isEmpty || !listing.files.isEmpty
+        if isAlbum, !indexed.isRecorded { run.batch.folders.append(listing.path) }
+        if !isAlbum, indexed.isRecorded { run.unlistedDirectories.append(listing.path) }
         var work: [ScanWork] = []
         var present: Set<String> = Set(listing.skipped.map(\.path))
         for file in listing.files {
@@ -159,7 +166,8 @@ struct LibraryScanner: Sendable {
     }
 
     /// Removes the rows whose file is gone: not found in its folder, or in a folder that is
-    /// gone (unless under a folder that could not be read), and not taken by a move.
+    /// gone (unless under a folder that could not be read), and not taken by a move; then the
+    /// folders that are gone or no album now.
     private func removeMissing(_ run: inout Run, keeping moved: Set<Int64>) async throws {
         let visited = run.visitedDirectories
         let unreadable = run.unreadableDirectories
@@ -173,6 +181,7 @@ struct LibraryScanner: Sendable {
             // is not missing: only rows whose file is gone now are removed.
             run.summary.removed += try await index.removeAssets(chunk) { [root] path in access(root.path + "/" + path, F_OK) != 0 }
         }
-        try await index.forget(failureFolders: leftovers.failureFolders, ignoredFolders: leftovers.ignoredFolders)
+        try await index.forget(failureFolders: leftovers.failureFolders, ignoredFolders: leftovers.ignoredFolders,
+                               directories: leftovers.directories + run.unlistedDirectories)
     }
 }

@@ -14,12 +14,15 @@ package struct ScanBatch: Sendable {
     package var clearedFailures: [String] = []
     /// Ignored (purged) paths whose file is gone or is another file now.
     package var clearedIgnores: [String] = []
+    /// Folders the index does not list yet, to list as albums (empty ones too).
+    package var folders: [String] = []
 
     /// The number of writes.
-    package var count: Int { outcomes.count + skipped.count + clearedFailures.count + clearedIgnores.count }
+    package var count: Int { outcomes.count + skipped.count + clearedFailures.count + clearedIgnores.count + folders.count }
 
     /// Applies the batch; what it adds and moves is counted into `summary`.
     func apply(_ db: Database, addedAt: Date, summary: inout ScanSummary) throws {
+        for folder in folders { try DirectoryRecord.record(folder, in: db) }
         for path in clearedFailures {
             try db.execute(sql: "DELETE FROM scan_failure WHERE relativePath = ?", arguments: [path])
         }
