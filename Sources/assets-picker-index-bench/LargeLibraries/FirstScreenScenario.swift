@@ -56,7 +56,7 @@ struct FirstScreenScenario {
         if let largest {
             largestPage = try await Measure.milliseconds { _ = try await Self.newest60(of: largest.collection.id, in: opened) }
         }
-        let backgroundReads = try await Measure.milliseconds { await (opened as? FolderLibrary)?.settled() }
+        let backgroundReads = await Measure.milliseconds { await (opened as? FolderLibrary)?.settled() }
         return Pass(open: open, albums: albums, firstPage: firstPage, albumCount: summaries.count,
                     largestAlbumPage: largestPage, largestAlbumCount: largest?.count ?? 0, backgroundReads: backgroundReads)
     }
