@@ -51,13 +51,15 @@ struct PickerBrowsing: Sendable {
     /// The collections a person can pick from, camera roll first, counted under `filter`.
     private func albums(filter: MediaFilter) async throws -> [AlbumResource] {
         var albums: [AlbumResource] = []
+        var posters: [Asset] = []
         for album in try await state.library.albumSummaries(filter: filter) where Self.isPickable(album.collection.id) {
             // Smart albums with nothing in them are left out; the camera roll and the person's own albums stay.
             if album.count == 0, album.collection.kind == .smartAlbum { continue }
-            if let poster = album.keyAsset { state.assets.remember([poster]) }
+            if let poster = album.keyAsset { posters.append(poster) }
             albums.append(AlbumResource(id: album.collection.id.rawValue, title: album.collection.title, kind: album.collection.kind,
                                         count: album.count, posterId: album.keyAsset?.id.uuid.uuidString))
         }
+        state.assets.remember(posters)
         return albums
     }
 
