@@ -28,8 +28,8 @@ public final class PersonSignIn: Sendable {
     }
 
     private struct State {
-        var links: [String: Entry] = [:]
-        var browsers: [String: Entry] = [:]
+        var links: [TokenID: Entry] = [:]
+        var browsers: [TokenID: Entry] = [:]
     }
 
     /// A sign-in with links living `linkLifetime` (default 15 minutes) and browsers signed in for
@@ -68,6 +68,9 @@ public final class PersonSignIn: Sendable {
     }
 
     /// Whether `token` is a browser this server signed in and that has not expired.
+    ///
+    /// Every thumbnail request asks it, so it reads the token's bytes in place: no string is
+    /// made, split or copied.
     public func isSignedIn(browser token: some StringProtocol) -> Bool {
         let time = now()
         return state.withLock { state in
@@ -76,31 +79,34 @@ public final class PersonSignIn: Sendable {
                 state.browsers[id] = nil
                 return false
             }
-            return SecretToken.matches(secret, entry.secret)
+            return SecretToken.matches(secret, entry.secret.utf8)
         }
     }
 
-    private static func insert(into entries: inout [String: Entry], lifetime: Duration, at time: Date, capacity: Int,
+    private static func insert(into entries: inout [TokenID: Entry], lifetime: Duration, at time: Date, capacity: Int,
                                secretBytes: Int = 16) -> String {
         entries = entries.filter { $0.value.expires > time }
         while entries.count >= capacity, let first = entries.min(by: { $0.value.expires < $1.value.expires }) {
             entries[first.key] = nil
         }
         let id = SecretToken.make(), secret = SecretToken.make(byteCount: secretBytes)
-        entries[id] = Entry(secret: secret, expires: time.addingTimeInterval(lifetime.seconds))
+        // `make()` spells 16 bytes in 22 characters: always a valid id.
+        entries[TokenID(id.utf8)!] = Entry(secret: secret, expires: time.addingTimeInterval(lifetime.seconds))
         return "\(id).\(secret)"
     }
 
     /// Removes the entry `token` names; whether it was live and its secret matched.
-    private static func take(_ token: String, from entries: inout [String: Entry], at time: Date) -> Bool {
+    private static func take(_ token: String, from entries: inout [TokenID: Entry], at time: Date) -> Bool {
         guard let (id, secret) = split(token), let entry = entries[id] else { return false }
-        guard SecretToken.matches(secret, entry.secret) else { return false }
+        guard SecretToken.matches(secret, entry.secret.utf8) else { return false }
         entries[id] = nil
         return entry.expires > time
     }
 
-    private static func split(_ token: some StringProtocol) -> (id: String, secret: Substring)? {
-        guard token.utf8.count <= 128, let dot = token.firstIndex(of: ".") else { return nil }
-        return (String(token[..<dot]), Substring(token[token.index(after: dot)...]))
+    private static func split<Token: StringProtocol>(_ token: Token) -> (id: TokenID, secret: Token.UTF8View.SubSequence)? {
+        let bytes = token.utf8
+        guard bytes.count <= 128, let dot = bytes.firstIndex(of: UInt8(ascii: ".")),
+              let id = TokenID(bytes[..<dot]) else { return nil }
+        return (id, bytes[bytes.index(after: dot)...])
     }
 }

@@ -12,10 +12,15 @@ public enum SecretToken {
     /// Whether `candidate` equals `secret`, taking the same time wherever they differ (only
     /// their lengths, which are not secret, end it early).
     public static func matches(_ candidate: some StringProtocol, _ secret: some StringProtocol) -> Bool {
-        let a = Array(candidate.utf8), b = Array(secret.utf8)
-        guard a.count == b.count else { return false }
+        matches(candidate.utf8, secret.utf8)
+    }
+
+    /// Whether the bytes `candidate` equal `secret`'s, in constant time as above; read in place,
+    /// nothing copied.
+    public static func matches(_ candidate: some Collection<UInt8>, _ secret: some Collection<UInt8>) -> Bool {
+        guard candidate.count == secret.count else { return false }
         var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
+        for (a, b) in zip(candidate, secret) { difference |= a ^ b }
         return difference == 0
     }
 
