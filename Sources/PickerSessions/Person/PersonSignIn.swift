@@ -62,7 +62,7 @@ public final class PersonSignIn: Sendable {
     public func redeem(link token: String) -> String? {
         let time = now()
         return state.withLock { state in
-            guard Self.take(token, from: &state.links, at: time) else { return nil }
+            guard Self.take(token[...], from: &state.links, at: time) else { return nil }
             return Self.insert(into: &state.browsers, lifetime: browserLifetime, at: time, capacity: Self.capacity.browsers, secretBytes: 32)
         }
     }
@@ -70,8 +70,10 @@ public final class PersonSignIn: Sendable {
     /// Whether `token` is a browser this server signed in and that has not expired.
     ///
     /// Every thumbnail request asks it, so it reads the token's bytes in place: no string is
-    /// made, split or copied.
-    public func isSignedIn(browser token: some StringProtocol) -> Bool {
+    /// made, split or copied. It takes a concrete `Substring` (what a cookie's value is), not
+    /// any `StringProtocol`: a generic one called from another module would read each byte
+    /// through protocol witnesses.
+    public func isSignedIn(browser token: Substring) -> Bool {
         let time = now()
         return state.withLock { state in
             guard let (id, secret) = Self.split(token), let entry = state.browsers[id] else { return false }
@@ -81,6 +83,11 @@ public final class PersonSignIn: Sendable {
             }
             return SecretToken.matches(secret, entry.secret.utf8)
         }
+    }
+
+    /// Whether `token` is a browser this server signed in and that has not expired.
+    public func isSignedIn(browser token: String) -> Bool {
+        isSignedIn(browser: token[...])
     }
 
     private static func insert(into entries: inout [TokenID: Entry], lifetime: Duration, at time: Date, capacity: Int,
@@ -96,14 +103,14 @@ public final class PersonSignIn: Sendable {
     }
 
     /// Removes the entry `token` names; whether it was live and its secret matched.
-    private static func take(_ token: String, from entries: inout [TokenID: Entry], at time: Date) -> Bool {
+    private static func take(_ token: Substring, from entries: inout [TokenID: Entry], at time: Date) -> Bool {
         guard let (id, secret) = split(token), let entry = entries[id] else { return false }
         guard SecretToken.matches(secret, entry.secret.utf8) else { return false }
         entries[id] = nil
         return entry.expires > time
     }
 
-    private static func split<Token: StringProtocol>(_ token: Token) -> (id: TokenID, secret: Token.UTF8View.SubSequence)? {
+    private static func split(_ token: Substring) -> (id: TokenID, secret: Substring.UTF8View.SubSequence)? {
         let bytes = token.utf8
         guard bytes.count <= 128, let dot = bytes.firstIndex(of: UInt8(ascii: ".")),
               let id = TokenID(bytes[..<dot]) else { return nil }
