@@ -19,9 +19,19 @@ public enum SecretToken {
     /// nothing copied.
     public static func matches(_ candidate: some Collection<UInt8>, _ secret: some Collection<UInt8>) -> Bool {
         guard candidate.count == secret.count else { return false }
+        // Native strings' bytes are contiguous: compared as buffers, without an index walk.
+        let contiguous = candidate.withContiguousStorageIfAvailable { candidate in
+            secret.withContiguousStorageIfAvailable { secret in difference(candidate, secret) }
+        }
+        if let contiguous, let contiguous { return contiguous == 0 }
+        return difference(candidate, secret) == 0
+    }
+
+    /// The bytes of `a` and `b` (of one length) OR-ed together after XOR: 0 when they are equal.
+    private static func difference(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> UInt8 {
         var difference: UInt8 = 0
-        for (a, b) in zip(candidate, secret) { difference |= a ^ b }
-        return difference == 0
+        for (a, b) in zip(a, b) { difference |= a ^ b }
+        return difference
     }
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
