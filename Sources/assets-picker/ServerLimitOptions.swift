@@ -1,7 +1,7 @@
 import ArgumentParser
 import PickerServer
 
-/// `serve`'s timeouts and caps for connections and uploads (``PickerServerLimits``).
+/// `serve`'s timeouts and caps for connections, uploads and renders (``PickerServerLimits``).
 struct ServerLimitOptions: ParsableArguments {
     @Option(name: .long, help: "Seconds an idle connection stays open.")
     var idleTimeout: Double = 60
@@ -18,10 +18,13 @@ struct ServerLimitOptions: ParsableArguments {
     @Option(name: .long, help: "Uploads received at once; one more gets 503.")
     var concurrentUploads = 2
 
+    @Option(name: .long, help: "Renders one picker session may wait for at once (thumbnails not in memory); one more gets 429 unless more urgent.")
+    var rendersPerSession = 32
+
     func validate() throws {
         guard idleTimeout > 0, headerTimeout > 0 else { throw ValidationError("--idle-timeout and --header-timeout must be more than 0.") }
-        guard connectionsPerAddress > 0, maxUploadMB > 0, concurrentUploads > 0 else {
-            throw ValidationError("--connections-per-address, --max-upload-mb and --concurrent-uploads must be more than 0.")
+        guard connectionsPerAddress > 0, maxUploadMB > 0, concurrentUploads > 0, rendersPerSession > 0 else {
+            throw ValidationError("--connections-per-address, --max-upload-mb, --concurrent-uploads and --renders-per-session must be more than 0.")
         }
     }
 
@@ -33,6 +36,7 @@ struct ServerLimitOptions: ParsableArguments {
         limits.connectionsPerAddress = connectionsPerAddress
         limits.maximumUploadBytes = maxUploadMB << 20
         limits.concurrentUploads = concurrentUploads
+        limits.rendersPerSession = rendersPerSession
         return limits
     }
 }

@@ -43,6 +43,9 @@ struct BadCall: Sendable, CustomTestStringConvertible {
         BadCall(name: "serve: --client-key-file that cannot be read",
                 arguments: ["serve", "--library", "{corpus}", "--client-key-file", missingLibrary + "/key"],
                 mentions: ["--client-key-file", "cannot be read"]),
+        BadCall(name: "serve: no render a session may wait for",
+                arguments: ["serve", "--library", "{corpus}", "--renders-per-session", "0"],
+                mentions: ["--renders-per-session", "more than 0"]),
     ]
 }
 

@@ -28,6 +28,19 @@ import Testing
         #expect(signIn.isSignedIn(browser: browser))
     }
 
+    @Test func onlyTheExactIdFindsABrowser() throws {
+        let signIn = PersonSignIn()
+        let browser = try #require(signIn.redeem(link: signIn.makeLink()))
+        let parts = browser.split(separator: ".")
+        let id = try #require(parts.first), secret = try #require(parts.last)
+        #expect(!signIn.isSignedIn(browser: "\(id.dropLast()).\(secret)"))
+        #expect(!signIn.isSignedIn(browser: "\(id)A.\(secret)"))
+        #expect(!signIn.isSignedIn(browser: "\(id)\u{0}.\(secret)"))
+        #expect(!signIn.isSignedIn(browser: "\(id).\(secret.dropLast())"))
+        #expect(!signIn.isSignedIn(browser: ".\(secret)"))
+        #expect(signIn.isSignedIn(browser: browser[...]))
+    }
+
     @Test func linksAndBrowsersExpire() throws {
         let clock = TestClock()
         let signIn = PersonSignIn(linkLifetime: .seconds(60), browserLifetime: .seconds(600), now: { clock.now })

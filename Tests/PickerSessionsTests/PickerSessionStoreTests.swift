@@ -15,6 +15,17 @@ import Testing
         #expect(!SecretToken.matches("ab", "abc"))
     }
 
+    @Test func secretsCompareAlikeFromEveryKindOfText() {
+        let token = "x." + SecretToken.make(byteCount: 32), secret = String(token.dropFirst(2))
+        let contiguous = token.dropFirst(2), bridged = Substring(Array(secret.utf8).map { Character(UnicodeScalar($0)) })
+        #expect(SecretToken.matches(contiguous.utf8, secret.utf8))
+        #expect(SecretToken.matches(bridged.utf8, secret.utf8))
+        #expect(SecretToken.matches(Array(secret.utf8), secret.utf8))
+        #expect(!SecretToken.matches(contiguous.utf8.dropLast(), secret.utf8))
+        #expect(!SecretToken.matches(Array(secret.utf8.dropLast()) + [UInt8(ascii: "!")], secret.utf8))
+        #expect(!SecretToken.matches((String(secret.dropLast()) + "!").utf8, secret.utf8))
+    }
+
     @Test func sessionsExpireAfterTheirLifetime() async throws {
         let clock = TestClock()
         let store = PickerSessionStore(lifetime: .seconds(60), now: { clock.now })

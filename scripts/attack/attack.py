@@ -27,6 +27,7 @@ import tempfile
 import threading
 import time
 import urllib.parse
+import zlib
 
 PROBES = []
 
@@ -459,6 +460,59 @@ def image_huge(target):
     return f"{status} ({error_message(data)[:50]})", status == 400
 
 
+@probe("M7 one session floods uncached renders", "over its budget 429 in one line (Retry-After on tooManyRenders); another session served")
+def render_budget(target):
+    budget = target.limits["renders"]
+    photos = [target.item("big.png")]  # a 12-MP PNG: each render decodes it whole, ~0.2 s
+    other = new_session(target)
+    other_path = urllib.parse.urlparse(other["pickerUri"]).path if other else None
+    answers, others = [], []
+    width = min(6, target.limits["connections"] - 2)  # one connection left for the other session
+
+    def ask(path, item, size, sharp):
+        # A sharp upgrade (X-Image-Upgrade) is the least urgent; a first image may take its place.
+        headers = {"X-Image-Upgrade": "1"} if sharp else {}
+        status, response_headers, data = target.request(
+            "GET", f"{path}api/assets/{item['id']}/image?w={size}&h={size}&mode=fit&delivery=high", headers=headers)
+        return status, response_headers, data
+
+    for round_ in range(5):  # renders are tens of ms: a round or two puts more than the budget in flight
+        start = threading.Barrier(width + 1)
+
+        def flood(index):
+            start.wait()
+            return ask(target.picker_path, photos[0], 600 + round_ * 16 + index, sharp=index < width - 2)
+
+        def elsewhere():
+            start.wait()
+            return ask(other_path, photos[0], 599 - round_, sharp=True)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=width + 1) as pool:
+            futures = [pool.submit(flood, index) for index in range(width)]
+            aside = pool.submit(elsewhere)
+            answers += [future.result() for future in futures]
+            others.append(aside.result())
+        if any(status == 429 for status, _, _ in answers):
+            break
+    refusals = [(headers, data) for status, headers, data in answers if status == 429]
+    codes = {}
+    well_formed = True
+    for headers, data in refusals:
+        try:
+            error = json.loads(data)["error"]
+        except Exception:
+            well_formed = False
+            continue
+        codes[error.get("code")] = codes.get(error.get("code"), 0) + 1
+        one_line = "\n" not in error.get("message", "\n") and "/" not in error.get("message", "/")
+        retry = error.get("code") != "tooManyRenders" or headers.get("Retry-After") == "1"
+        well_formed = well_formed and one_line and retry and error.get("code") in ("tooManyRenders", "renderSuperseded")
+    served = sum(1 for status, _, _ in answers if status == 200)
+    other_ok = bool(others) and all(status == 200 for status, _, _ in others)
+    got = (f"budget {budget}: {len(answers)} asked, {served} served, 429s {codes or 'none'}; "
+           f"other session {[status for status, _, _ in others]}")
+    return got, bool(refusals) and well_formed and served >= 1 and other_ok
+
+
 # ---- L: errors, validators, damaged files ---------------------------------------------------------
 
 # Files whose headers read but whose pixels fail to decode, each format with its own message:
@@ -552,6 +606,17 @@ def bad_crc_png(source, destination):
     open(destination, "wb").write(data)
 
 
+def big_png(path, width=4000, height=3000):
+    """A 12-MP gradient PNG (none in the corpus is big): slow enough to render that renders overlap."""
+    rows = bytearray()
+    for y in range(height):
+        rows += b"\x00" + bytes((x + y) & 0xFF for x in range(width)) * 3
+    chunk = lambda kind, data: struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    with open(path, "wb") as file:
+        file.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+                   + chunk(b"IDAT", zlib.compress(bytes(rows), 1)) + chunk(b"IEND", b""))
+
+
 def make_library(corpus, folder):
     library = os.path.join(folder, "library")
     os.makedirs(os.path.join(library, "Probes"))
@@ -564,6 +629,7 @@ def make_library(corpus, folder):
     for name in ("pillow__truncated_jpeg.jpg", "pillow__truncated_image.png"):
         shutil.copy(os.path.join(corpus, "D_hostile", name), hostile)
     bad_crc_png(os.path.join(corpus, "C_pngsuite", "basn0g01.png"), os.path.join(library, "Probes", "xcsn0g01.png"))
+    big_png(os.path.join(library, "Probes", "big.png"))
     shutil.copy(os.path.join(corpus, "A_camera_exif", "jhead__sony.jpg"), os.path.join(library, "Probes", "replace-me.jpg"))
     shutil.copy(os.path.join(corpus, "A_camera_exif", "goexif__sample1.jpg"), os.path.join(library, "Probes", "replacement.bin"))
     outside = os.path.join(folder, "outside")
@@ -580,7 +646,7 @@ def main():
     parser.add_argument("--corpus", default=os.path.join(os.path.dirname(__file__), "../../../shared/testdata"))
     parser.add_argument("--only", help="run only the probes whose name contains this")
     args = parser.parse_args()
-    limits = {"idle": 3, "header": 1, "connections": 8, "upload_mb": 256}
+    limits = {"idle": 3, "header": 1, "connections": 8, "upload_mb": 256, "renders": 2}
     folder = tempfile.mkdtemp(prefix="attack-")
     server = None
     try:
@@ -593,7 +659,8 @@ def main():
         server = subprocess.Popen(
             [args.binary, "serve", "--library", library, "--backend", "indexed", "--port", "0", "--json", "--no-watch",
              "--log-level", "error", "--idle-timeout", str(limits["idle"]), "--header-timeout", str(limits["header"]),
-             "--connections-per-address", str(limits["connections"]), "--max-upload-mb", str(limits["upload_mb"])],
+             "--connections-per-address", str(limits["connections"]), "--max-upload-mb", str(limits["upload_mb"]),
+             "--renders-per-session", str(limits["renders"])],
             stdout=subprocess.PIPE, text=True, env=environment)
         announcement = json.loads(server.stdout.readline())
         target = Target(os.path.abspath(args.binary), library, server, announcement, limits)

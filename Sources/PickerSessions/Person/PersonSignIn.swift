@@ -28,8 +28,8 @@ public final class PersonSignIn: Sendable {
     }
 
     private struct State {
-        var links: [String: Entry] = [:]
-        var browsers: [String: Entry] = [:]
+        var links: [TokenID: Entry] = [:]
+        var browsers: [TokenID: Entry] = [:]
     }
 
     /// A sign-in with links living `linkLifetime` (default 15 minutes) and browsers signed in for
@@ -62,13 +62,18 @@ public final class PersonSignIn: Sendable {
     public func redeem(link token: String) -> String? {
         let time = now()
         return state.withLock { state in
-            guard Self.take(token, from: &state.links, at: time) else { return nil }
+            guard Self.take(token[...], from: &state.links, at: time) else { return nil }
             return Self.insert(into: &state.browsers, lifetime: browserLifetime, at: time, capacity: Self.capacity.browsers, secretBytes: 32)
         }
     }
 
     /// Whether `token` is a browser this server signed in and that has not expired.
-    public func isSignedIn(browser token: some StringProtocol) -> Bool {
+    ///
+    /// Every thumbnail request asks it, so it reads the token's bytes in place: no string is
+    /// made, split or copied. It takes a concrete `Substring` (what a cookie's value is), not
+    /// any `StringProtocol`: a generic one called from another module would read each byte
+    /// through protocol witnesses.
+    public func isSignedIn(browser token: Substring) -> Bool {
         let time = now()
         return state.withLock { state in
             guard let (id, secret) = Self.split(token), let entry = state.browsers[id] else { return false }
@@ -76,31 +81,39 @@ public final class PersonSignIn: Sendable {
                 state.browsers[id] = nil
                 return false
             }
-            return SecretToken.matches(secret, entry.secret)
+            return SecretToken.matches(secret, entry.secret.utf8)
         }
     }
 
-    private static func insert(into entries: inout [String: Entry], lifetime: Duration, at time: Date, capacity: Int,
+    /// Whether `token` is a browser this server signed in and that has not expired.
+    public func isSignedIn(browser token: String) -> Bool {
+        isSignedIn(browser: token[...])
+    }
+
+    private static func insert(into entries: inout [TokenID: Entry], lifetime: Duration, at time: Date, capacity: Int,
                                secretBytes: Int = 16) -> String {
         entries = entries.filter { $0.value.expires > time }
         while entries.count >= capacity, let first = entries.min(by: { $0.value.expires < $1.value.expires }) {
             entries[first.key] = nil
         }
         let id = SecretToken.make(), secret = SecretToken.make(byteCount: secretBytes)
-        entries[id] = Entry(secret: secret, expires: time.addingTimeInterval(lifetime.seconds))
+        // `make()` spells 16 bytes in 22 characters: always a valid id.
+        entries[TokenID(id.utf8)!] = Entry(secret: secret, expires: time.addingTimeInterval(lifetime.seconds))
         return "\(id).\(secret)"
     }
 
     /// Removes the entry `token` names; whether it was live and its secret matched.
-    private static func take(_ token: String, from entries: inout [String: Entry], at time: Date) -> Bool {
+    private static func take(_ token: Substring, from entries: inout [TokenID: Entry], at time: Date) -> Bool {
         guard let (id, secret) = split(token), let entry = entries[id] else { return false }
-        guard SecretToken.matches(secret, entry.secret) else { return false }
+        guard SecretToken.matches(secret, entry.secret.utf8) else { return false }
         entries[id] = nil
         return entry.expires > time
     }
 
-    private static func split(_ token: some StringProtocol) -> (id: String, secret: Substring)? {
-        guard token.utf8.count <= 128, let dot = token.firstIndex(of: ".") else { return nil }
-        return (String(token[..<dot]), Substring(token[token.index(after: dot)...]))
+    private static func split(_ token: Substring) -> (id: TokenID, secret: Substring.UTF8View.SubSequence)? {
+        let bytes = token.utf8
+        guard bytes.count <= 128, let dot = bytes.firstIndex(of: UInt8(ascii: ".")),
+              let id = TokenID(bytes[..<dot]) else { return nil }
+        return (id, bytes[bytes.index(after: dot)...])
     }
 }

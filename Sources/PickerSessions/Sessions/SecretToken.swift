@@ -12,11 +12,26 @@ public enum SecretToken {
     /// Whether `candidate` equals `secret`, taking the same time wherever they differ (only
     /// their lengths, which are not secret, end it early).
     public static func matches(_ candidate: some StringProtocol, _ secret: some StringProtocol) -> Bool {
-        let a = Array(candidate.utf8), b = Array(secret.utf8)
-        guard a.count == b.count else { return false }
+        matches(candidate.utf8, secret.utf8)
+    }
+
+    /// Whether the bytes `candidate` equal `secret`'s, in constant time as above; read in place,
+    /// nothing copied.
+    public static func matches(_ candidate: some Collection<UInt8>, _ secret: some Collection<UInt8>) -> Bool {
+        guard candidate.count == secret.count else { return false }
+        // Native strings' bytes are contiguous: compared as buffers, without an index walk.
+        let contiguous = candidate.withContiguousStorageIfAvailable { candidate in
+            secret.withContiguousStorageIfAvailable { secret in difference(candidate, secret) }
+        }
+        if let contiguous, let contiguous { return contiguous == 0 }
+        return difference(candidate, secret) == 0
+    }
+
+    /// The bytes of `a` and `b` (of one length) OR-ed together after XOR: 0 when they are equal.
+    private static func difference(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> UInt8 {
         var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
-        return difference == 0
+        for (a, b) in zip(a, b) { difference |= a ^ b }
+        return difference
     }
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
