@@ -45,8 +45,8 @@ class ScrollServer:
     def __init__(self, binary):
         self.workdir = Path(tempfile.mkdtemp(prefix="assets-picker-e2e-scroll."))
         make_library(self.workdir / "library")
-        environment = {"ASSETS_PICKER_CLIENT_KEY": secrets.token_hex(24), "XDG_CACHE_HOME": str(self.workdir / "cache"),
-                       "XDG_DATA_HOME": str(self.workdir / "data"), "PATH": "/usr/bin:/bin", "HOME": str(self.workdir)}
+        environment = dict(os.environ, ASSETS_PICKER_CLIENT_KEY=secrets.token_hex(24),
+                           XDG_CACHE_HOME=str(self.workdir / "cache"), XDG_DATA_HOME=str(self.workdir / "data"))
         self.log = open(self.workdir / "server.log", "w")
         self.process = subprocess.Popen(
             [binary, "serve", "--library", str(self.workdir / "library"), "--port", "0", "--json", "--no-watch"],
