@@ -3,7 +3,8 @@
 #   scripts/e2e.sh PATH-TO-assets-picker [--readme-screenshot]
 # Starts `assets-picker serve` on a fresh demo library (in a temporary folder, with its own empty
 # rendition cache) on a free loopback port, runs Tests/E2E/picker_e2e.py against it and stops the
-# server whatever happens. Screenshots and, on failure, the server's log go to test-artifacts/e2e.
+# server whatever happens; the scroll test (Tests/E2E/e2e_scroll_cancel.py) starts a second server of
+# the same binary on a large library of its own. Screenshots and, on failure, the server's log go to test-artifacts/e2e.
 # scripts/install-e2e-dependencies.sh installs chromium, chromedriver and selenium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +23,7 @@ rm -rf "$artifacts" && mkdir -p "$artifacts"  # only this run's screenshots and 
 start_demo_server "$binary"
 
 status=0
-SE_OFFLINE=true python3 Tests/E2E/picker_e2e.py --base "$base" --key "$client_key" --sign-in "$sign_in" --artifacts "$artifacts" "$@" || status=$?
+SE_OFFLINE=true python3 Tests/E2E/picker_e2e.py --base "$base" --key "$client_key" --sign-in "$sign_in" --binary "$binary" --artifacts "$artifacts" "$@" || status=$?
 cp "$workdir/server.log" "$artifacts/server.log"
 if [ "$status" -ne 0 ]; then
   echo "e2e: FAILED (status $status); the server's log is in $artifacts/server.log" >&2

@@ -16,12 +16,16 @@ session, with the page switched to Simplified Chinese, is cancelled and lists no
 picks a range with Shift+Right x3 and shrinks it with Shift+Left x2 (the cells that fall out are
 unpicked, the others keep their pick numbers), then reloads the page: the page links its files
 under /ui/<version>/ and the reload fetches none of them from the server (all from the cache).
+Last, a second server of the same binary on a library of a few hundred photos: with every
+thumbnail request held in the browser, the grid scrolls far down; the requests of the cells that
+left are cancelled before reaching the server, and once let through, every cell in view shows its image.
 
 Each part lives in a module beside this file (e2e_client, e2e_page, e2e_sign_in, e2e_picking,
-e2e_cancel, e2e_range_reload; e2e_common for what they share). Run by scripts/e2e.sh, which starts
+e2e_cancel, e2e_range_reload, e2e_scroll_cancel with e2e_scroll_server and e2e_devtools; e2e_common
+for what they share). Run by scripts/e2e.sh, which starts
 the server:
     python3 Tests/E2E/picker_e2e.py --base http://127.0.0.1:PORT/ --key CLIENT_KEY --sign-in SIGN_IN_URL \
-        --artifacts test-artifacts/e2e [--readme-screenshot]
+        --binary PATH-TO-assets-picker --artifacts test-artifacts/e2e [--readme-screenshot]
 Needs selenium (PyPI) and Debian's chromium and chromedriver on PATH.
 """
 
@@ -37,6 +41,7 @@ from e2e_client import Client, client_reaches_nothing
 from e2e_common import MAX_ITEMS, Scenario, StepFailed
 from e2e_picking import check_results, run_browser
 from e2e_range_reload import run_range_and_reload
+from e2e_scroll_cancel import run_scroll_cancel
 from e2e_sign_in import sign_in
 
 
@@ -68,6 +73,7 @@ def run(arguments, scenario):
         raise
     finally:
         driver.quit()
+    run_scroll_cancel(arguments.binary, artifacts, scenario)
 
 
 def main():
@@ -75,6 +81,7 @@ def main():
     parser.add_argument("--base", required=True, help="the server's URL, e.g. http://127.0.0.1:8080/")
     parser.add_argument("--key", required=True, help="the server's client key")
     parser.add_argument("--sign-in", required=True, help="the one-time sign-in link the server printed (signInUrl)")
+    parser.add_argument("--binary", required=True, help="the assets-picker that serves the large library of the scroll test")
     parser.add_argument("--artifacts", default="test-artifacts/e2e", help="where screenshots go")
     parser.add_argument("--readme-screenshot", action="store_true",
                         help="also copy the light grid screenshot to docs/screenshots/picker-grid.png")

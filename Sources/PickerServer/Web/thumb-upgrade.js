@@ -3,7 +3,8 @@
 // final rendition (delivery=high, cacheable) is fetched once the first screen is done and
 // scrolling has paused, and swapped in after decoding; scrolling back then finds it cached.
 // An upgrade is sent with `X-Image-Upgrade: 1`, so the server renders it after every visible
-// cell's first image, and aborted when its cell leaves the DOM (cancelUpgrade).
+// cell's first image, and given up when its cell leaves the DOM (cancelUpgrade): the fetch is
+// aborted, and the image decoding it (which loads it again, from the cache if it can) loses its src.
 
 import { imageURL } from "./api.js";
 import { gridIsReady } from "./first-screen.js";
@@ -12,7 +13,7 @@ import { rememberSharp } from "./sharp-memory.js";
 const IDLE_MS = 250; // a pause in scrolling this long lets the upgrades run
 const BATCH_MS = 50; // thumbnails loading together are upgraded together
 const queue = new Set();
-const running = new Map(); // img → AbortController of its upgrade in flight
+const running = new Map(); // img → its upgrade in flight: {controller: of its fetch, sharp: the Image decoding it}
 let timer = 0;
 let lastScroll = 0;
 
@@ -63,14 +64,15 @@ function run() {
 /** Fetches the final rendition (into the browser's cache), decodes it, then shows it in `img`. */
 async function upgrade(img, assetId, url, px) {
   const controller = new AbortController();
-  running.set(img, controller);
+  const sharp = new Image();
+  const entry = { controller, sharp };
+  running.set(img, entry);
   const shows = () => img.isConnected && img.closest(".cell")?.dataset.assetId === assetId;
   try {
     const response = await fetch(url, { headers: { "X-Image-Upgrade": "1" }, credentials: "same-origin", signal: controller.signal });
     if (!response.ok) return;
     await response.blob();
     if (!shows()) return;
-    const sharp = new Image();
     sharp.src = url; // from the browser's cache now
     await sharp.decode();
     if (shows()) {
@@ -79,9 +81,9 @@ async function upgrade(img, assetId, url, px) {
       rememberSharp(assetId, px);
     }
   } catch {
-    // aborted, or refused: the fast thumbnail stays
+    // aborted, refused, or its decode given up: the fast thumbnail stays
   } finally {
-    if (running.get(img) === controller) running.delete(img);
+    if (running.get(img) === entry) running.delete(img);
   }
 }
 
@@ -90,6 +92,10 @@ export function cancelUpgrade(img) {
   for (const entry of queue) {
     if (entry.img === img) queue.delete(entry);
   }
-  running.get(img)?.abort();
+  const entry = running.get(img);
+  if (entry) {
+    entry.controller.abort();
+    entry.sharp.removeAttribute("src"); // a load still running is cancelled; decode() rejects
+  }
   running.delete(img);
 }

@@ -1,0 +1,82 @@
+"""A second server, on a library too large for one screen: a few hundred small real JPEGs."""
+
+import json
+import os
+import secrets
+import select
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from e2e_common import GRID_WAIT_SECONDS, StepFailed
+
+SOURCES = ("jhead__hp.jpg", "jhead__sony.jpg", "jhead__olympus.jpg", "jhead__rotate.jpg")
+PHOTOS = 360
+
+
+def corpus():
+    """The shared test corpus, found as Tests/Support/Corpus.swift finds it: $ASSETS_PICKER_TESTDATA,
+    else the first shared/testdata in a folder above this one."""
+    if os.environ.get("ASSETS_PICKER_TESTDATA"):
+        return Path(os.environ["ASSETS_PICKER_TESTDATA"])
+    for folder in Path(__file__).resolve().parents:
+        if (folder / "shared" / "testdata").is_dir():
+            return folder / "shared" / "testdata"
+    raise StepFailed("no shared/testdata corpus above the package, and $ASSETS_PICKER_TESTDATA is not set")
+
+
+def make_library(folder):
+    """PHOTOS distinct files (a corpus JPEG with a trailing comment after its end marker, which
+    decoders ignore), so that every asset has its own content and its own renders."""
+    folder.mkdir()
+    photos = corpus() / "A_camera_exif"
+    for number in range(PHOTOS):
+        source = photos / SOURCES[number % len(SOURCES)]
+        if not source.exists():
+            raise StepFailed(f"the corpus file {source.name} is missing (scripts/corpus.sh makes the corpus)")
+        (folder / f"photo-{number:04d}.jpg").write_bytes(source.read_bytes() + f"\nphoto {number}\n".encode())
+
+
+class ScrollServer:
+    """`assets-picker serve` on a fresh large library, in a temporary folder removed on stop."""
+
+    def __init__(self, binary):
+        self.workdir = Path(tempfile.mkdtemp(prefix="assets-picker-e2e-scroll."))
+        make_library(self.workdir / "library")
+        environment = dict(os.environ, ASSETS_PICKER_CLIENT_KEY=secrets.token_hex(24),
+                           XDG_CACHE_HOME=str(self.workdir / "cache"), XDG_DATA_HOME=str(self.workdir / "data"))
+        self.log = open(self.workdir / "server.log", "w")
+        self.process = subprocess.Popen(
+            [binary, "serve", "--library", str(self.workdir / "library"), "--port", "0", "--json", "--no-watch"],
+            stdout=subprocess.PIPE, stderr=self.log, env=environment)
+        announcement = self.announcement()
+        self.base, self.sign_in = announcement["url"], announcement["signInUrl"]
+
+    def announcement(self):
+        """The first line on stdout, once the library is indexed and the server listens (hang guard)."""
+        deadline = time.monotonic() + GRID_WAIT_SECONDS
+        line = b""
+        while not line.endswith(b"\n"):
+            ready, _, _ = select.select([self.process.stdout], [], [], max(0.0, deadline - time.monotonic()))
+            chunk = self.process.stdout.read1(4096) if ready else b""
+            if not chunk:
+                raise StepFailed(f"the large library's server did not announce itself: {self.log_text()}")
+            line += chunk
+        return json.loads(line.split(b"\n")[0])
+
+    def log_text(self):
+        self.log.flush()
+        return (self.workdir / "server.log").read_text()[-2000:]
+
+    def stop(self, artifacts):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+        shutil.copy(self.workdir / "server.log", artifacts / "scroll-server.log")
+        shutil.rmtree(self.workdir, ignore_errors=True)
