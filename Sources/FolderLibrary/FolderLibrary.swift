@@ -32,8 +32,11 @@ import Synchronization
 /// - ``assets(in:options:)`` with a limit orders unread files by a provisional date: their
 ///   modification time when known, else their folder's (when a file was last added to it),
 ///   ties by folder path, then name; only the page's files are read, and those
-///   found unreadable are left out of it. A fetch without a limit reads every file first and
-///   is exact. Collections, their titles and estimated counts never depend on reading.
+///   found unreadable are left out of it. A fetch without a limit is counted and ordered the
+///   same way when it is made, and reads and makes assets only for the windows asked
+///   (`FolderFetchSource`): a fetch is a snapshot of the order when it was made, so offsets
+///   keep their meaning while background reads go on; a window leaves out the files it finds
+///   unreadable. Collections, their titles and estimated counts never depend on reading.
 ///
 /// The background reads go in small batches on all cores but one, only while no call is being
 /// answered, into the cache (and its file, written when they end). When they end, ``changes()``
