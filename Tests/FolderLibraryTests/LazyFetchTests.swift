@@ -55,4 +55,23 @@ struct LazyFetchTests {
         #expect(all.count == 600 && Array(all.prefix(60)) == page)
         #expect(Set(all.map(\.id)).count == 600)
     }
+
+    @Test("iterating a provisional fetch a position at a time passes over a file found unreadable and goes on to the end")
+    func iterationPassesOverUnreadable() async throws {
+        let tree = try AlbumTree()
+        defer { tree.remove() }
+        // Unread files of one folder follow one another by name: this one comes before its
+        // folder's others, so a window holding only it is never the last.
+        try FileManager.default.copyItem(at: Corpus.file("D_hostile/jhead__poc2.jpg"), to: tree.root.appendingPathComponent("Trip/broken.jpg"))
+        let exact = try await FolderLibrary(root: tree.root).scan(FolderLibrary.cameraRollID, filter: .all).assets
+        let library = FolderLibrary(root: tree.root, cacheFile: tree.cacheFile, metadataReading: nil, synchronousReadLimit: 0,
+                                    now: AlbumTree.hourAhead)
+        var result = try await library.assets(in: FolderLibrary.cameraRollID, options: FetchOptions(sortOrder: .oldestFirst))
+        result.pageSize = 1
+        #expect(result.count == exact.count + 1, "the broken photo is counted until it is read")
+        var iterated: [Asset] = []
+        for try await asset in result { iterated.append(asset) }
+        #expect(Set(iterated.map(\.id)) == Set(exact.map(\.id)))
+        #expect(iterated.count == exact.count)
+    }
 }
