@@ -2,7 +2,8 @@
 public protocol FetchResultSource: Sendable {
     /// How many assets the query matches (after offset and limit).
     var count: Int { get }
-    /// The assets at `range` (positions within the result), in the result's order.
+    /// The assets at `range` (positions within the result), in the result's order; fewer than
+    /// the range's positions when some were found gone since the count was taken.
     func assets(in range: Range<Int>) async throws -> [Asset]
 }
 
@@ -69,13 +70,14 @@ public struct FetchResult: Sendable, AsyncSequence {
 
         /// The next asset, loading the next page when the last one is used up; `nil` at the end.
         public mutating func next() async throws -> Asset? {
-            if bufferIndex == buffer.count {
+            // A window may hold fewer assets than positions (a source that finds some gone): an
+            // empty one is passed over, not taken for the end.
+            while bufferIndex == buffer.count {
                 guard nextPosition < result.count else { return nil }
                 let end = Swift.min(result.count, nextPosition + result.pageSize)
                 buffer = try await result.assets(in: nextPosition..<end)
                 bufferIndex = 0
                 nextPosition = end
-                if buffer.isEmpty { return nil }
             }
             defer { bufferIndex += 1 }
             return buffer[bufferIndex]

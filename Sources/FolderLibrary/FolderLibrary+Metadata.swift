@@ -123,6 +123,7 @@ extension FolderLibrary {
     /// The assets of `files`, remembered by UUID so that a later lookup or image request
     /// finds their files without a walk.
     func handOut(_ assets: [(asset: Asset, file: FileEntry)]) async -> [Asset] {
+        handedOutAssetCount.add(assets.count, ordering: .relaxed)
         await cache.remember(assets.map { ($0.asset.id.uuid, $0.file.relativePath) })
         return assets.map(\.asset)
     }

@@ -32,8 +32,11 @@ import Synchronization
 /// - ``assets(in:options:)`` with a limit orders unread files by a provisional date: their
 ///   modification time when known, else their folder's (when a file was last added to it),
 ///   ties by folder path, then name; only the page's files are read, and those
-///   found unreadable are left out of it. A fetch without a limit reads every file first and
-///   is exact. Collections, their titles and estimated counts never depend on reading.
+///   found unreadable are left out of it. A fetch without a limit is counted and ordered the
+///   same way when it is made, and reads and makes assets only for the windows asked
+///   (`FolderFetchSource`): a fetch is a snapshot of the order when it was made, so offsets
+///   keep their meaning while background reads go on; a window leaves out the files it finds
+///   unreadable. Collections, their titles and estimated counts never depend on reading.
 ///
 /// The background reads go in small batches on all cores but one, only while no call is being
 /// answered, into the cache (and its file, written when they end). When they end, ``changes()``
@@ -52,6 +55,9 @@ public final class FolderLibrary: PhotoLibrary {
     /// answers provisionally and they are read in the background.
     let synchronousReadLimit: Int
     let background = BackgroundReading()
+    /// How many assets fetches and lookups have handed out: a seam for tests (a fetch makes
+    /// assets only for the positions read).
+    package let handedOutAssetCount = Atomic<Int>(0)
     private let authorization = Mutex<AuthorizationStatus>(.notDetermined)
 
     /// The camera roll's identifier.
@@ -138,20 +144,13 @@ public final class FolderLibrary: PhotoLibrary {
         try await answering {
             var snapshot = try await snapshot()
             let folders = try snapshot.folders(of: collection)
-            // A fetch without a limit hands out every asset: it reads every file.
-            let isExact = try await readMetadata(of: &snapshot, folders: folders, filter: options.mediaFilter, mayBeProvisional: options.limit != nil)
+            let isExact = try await readMetadata(of: &snapshot, folders: folders, filter: options.mediaFilter)
             let items = snapshot.items(in: folders, filter: options.mediaFilter, includingUnread: !isExact)
-            let wanted = options.limit.map { options.offset + max(0, $0) }
-            let sorted = snapshot.first(wanted, of: items, in: options.sortOrder)
-            let start = min(options.offset, sorted.count)
-            let end = options.limit.map { min(sorted.count, start + max(0, $0)) } ?? sorted.count
-            var page = Array(sorted[start..<end])
-            if !isExact {
-                // A provisional page: its files are read now, those found unreadable left out.
-                try await read(page, into: &snapshot)
-                page.removeAll { snapshot.folders[$0.folder].files[$0.file].state != .readable }
-            }
-            return FetchResult(assets: await handOut(page.map { (snapshot.asset($0), snapshot.file($0)) }))
+            let source = FolderFetchSource(library: self, snapshot: snapshot, items: items, order: options.sortOrder,
+                                           offset: options.offset, limit: options.limit)
+            guard options.limit != nil else { return FetchResult(source: source) }
+            // A page asked for by its size is made now: its count is the assets it holds.
+            return FetchResult(assets: try await source.assets(in: 0..<source.count))
         }
     }
 
