@@ -7,14 +7,15 @@ import NIOHTTPTypesHTTP1
 /// event-loop fast path (``RenditionFastPath``) send, so that the two answer alike.
 struct PreparedAnswer: Sendable {
     let head: HTTPResponse
-    /// `head` as SwiftNIO's HTTP/1 encoder takes it, made once.
-    let wireHead: HTTPResponseHead
+    /// `head` as SwiftNIO's HTTP/1 encoder takes it, made once, with `Date` and `Server` as
+    /// ``RenditionFastPath`` sends it.
+    let wireHead: StampedHead
     /// The body; `nil` for none (a 304, which must not claim a length of 0).
     let body: ByteBuffer?
 
     init(head: HTTPResponse, body: ByteBuffer?) {
         self.head = head
-        wireHead = HTTPResponseHead(head)
+        wireHead = StampedHead(HTTPResponseHead(head))
         self.body = body
     }
 

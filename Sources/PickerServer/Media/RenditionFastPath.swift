@@ -98,10 +98,7 @@ final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Writes `answer` with the headers Hummingbird adds to every response (`Date`, `Server`).
     private func send(_ answer: PreparedAnswer, context: ChannelHandlerContext) {
-        var head = answer.wireHead
-        head.headers.add(name: "Date", value: date.now())
-        head.headers.add(name: "Server", value: serverName)
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.head(answer.wireHead.head(date: date.now(), server: serverName))), promise: nil)
         if let body = answer.body, body.readableBytes > 0 {
             context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         }
