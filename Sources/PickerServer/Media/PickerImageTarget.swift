@@ -5,29 +5,32 @@ import Foundation
 /// without decoding anything: what ``RenditionFastPath`` answers. A target that would need
 /// decoding (`%` or `+` in the query), has a query part without `=`, names the asset other than
 /// as a UUID in its canonical form, or has any other shape is not one; the router takes it.
+///
+/// It keeps the target and where its parts lie, so reading one makes no new string.
 struct PickerImageTarget {
-    let session: String
-    let token: String
     let asset: UUID
     private let target: String
-    /// The query's bytes in `target` (after `?`); empty when there is none.
-    private let query: Range<Int>
+    /// Where the parts lie in `target`'s bytes; `query` (after `?`) is empty when there is none.
+    private let parts: Parts
 
     init?(_ target: String) {
-        let read: (parts: Parts, asset: UUID, session: String, token: String)?? = target.utf8.withContiguousStorageIfAvailable { bytes in
+        var target = target
+        guard let read = target.withUTF8({ bytes -> (Parts, UUID)? in
             guard let parts = Self.parts(of: bytes), let asset = UUID(canonical: UnsafeBufferPointer(rebasing: bytes[parts.asset])) else { return nil }
-            return (parts, asset, Self.text(bytes, parts.session), Self.text(bytes, parts.token))
-        }
-        guard let read, let read else { return nil }
+            return (parts, asset)
+        }) else { return nil }
         self.target = target
-        asset = read.asset
-        session = read.session
-        token = read.token
-        query = read.parts.query
+        (parts, asset) = read
     }
+
+    /// The session's id.
+    var session: Substring { text(parts.session) }
+    /// The session's picker token.
+    var token: Substring { text(parts.token) }
 
     /// The value of the first parameter called `name` (as the router's query reading takes the first).
     func value(_ name: String) -> String? {
+        let query = parts.query
         let found: String?? = target.utf8.withContiguousStorageIfAvailable { bytes in
             var start = query.lowerBound
             while start < query.upperBound {
@@ -92,6 +95,11 @@ struct PickerImageTarget {
             }
         }
         return partIsEmpty || partHasEquals
+    }
+
+    private func text(_ range: Range<Int>) -> Substring {
+        let utf8 = target.utf8
+        return target[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)]
     }
 
     private static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
