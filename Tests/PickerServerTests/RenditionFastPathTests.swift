@@ -45,7 +45,8 @@ import TestSupport
             let query = try ImageQuery { ["w": "64", "h": "64", "mode": "fill"][$0] }
             let head = HTTPResponse(status: .ok, headerFields: [.contentType: "image/jpeg", .contentLength: "2000", .eTag: "\"cafe\"",
                                                                 HTTPField.Name("X-Image-Size")!: "64x64"])
-            state.media.renditions.remember(RenditionMemo.Rendition(answer: PreparedAnswer(head: head, body: rendition), tag: "\"cafe\""),
+            state.media.renditions.remember(RenditionMemo.Rendition(answer: PreparedAnswer(head: head, body: rendition), tag: "\"cafe\"",
+                                                                    cacheControl: state.media.cacheControl),
                                             for: RenditionKey(asset, query))
         }
 

@@ -19,6 +19,11 @@ struct PreparedAnswer: Sendable {
         self.body = body
     }
 
+    /// The 304 that tells a client its copy tagged `tag` is current.
+    static func notModified(tag: String, cacheControl: String) -> PreparedAnswer {
+        PreparedAnswer(head: HTTPResponse(status: .notModified, headerFields: [.eTag: tag, .cacheControl: cacheControl]), body: nil)
+    }
+
     /// The answer as a Hummingbird response.
     var response: Response {
         guard let body else { return Response(status: head.status, headers: head.headerFields) }
