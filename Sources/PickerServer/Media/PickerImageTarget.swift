@@ -31,20 +31,21 @@ struct PickerImageTarget {
     /// The value of the first parameter called `name` (as the router's query reading takes the first).
     func value(_ name: String) -> String? {
         let query = parts.query
-        let found: String?? = target.utf8.withContiguousStorageIfAvailable { bytes in
+        var name = name
+        let found: String?? = target.utf8.withContiguousStorageIfAvailable { bytes in name.withUTF8 { name in
             var start = query.lowerBound
             while start < query.upperBound {
                 var end = start
                 while end < query.upperBound, bytes[end] != UInt8(ascii: "&") { end += 1 }
                 var equals = start
                 while equals < end, bytes[equals] != UInt8(ascii: "=") { equals += 1 }
-                if equals < end, UnsafeBufferPointer(rebasing: bytes[start..<equals]).elementsEqual(name.utf8) {
+                if equals < end, UnsafeBufferPointer(rebasing: bytes[start..<equals]).hasSameBytes(as: name) {
                     return Self.text(bytes, equals + 1..<end)
                 }
                 start = end + 1
             }
             return nil
-        }
+        } }
         return found ?? nil
     }
 
@@ -64,7 +65,7 @@ struct PickerImageTarget {
             while end < pathEnd, bytes[end] != slash { end += 1 }
             position = end
             if let expected {
-                let matches = expected.withUTF8Buffer { UnsafeBufferPointer(rebasing: bytes[start..<end]).elementsEqual($0) }
+                let matches = expected.withUTF8Buffer { UnsafeBufferPointer(rebasing: bytes[start..<end]).hasSameBytes(as: $0) }
                 return matches ? start..<end : nil
             }
             return end > start ? start..<end : nil

@@ -1,5 +1,4 @@
 import AssetsKit
-import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypesHTTP1
@@ -100,7 +99,7 @@ final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// same session again and again), else a new one, which becomes `known`.
     private static func text(_ text: Substring, reusing known: inout String) -> String {
         var text = text
-        let same = text.withUTF8 { new in known.withUTF8 { new.count == $0.count && (new.count == 0 || memcmp(new.baseAddress!, $0.baseAddress!, new.count) == 0) } }
+        let same = text.withUTF8 { new in known.withUTF8 { new.hasSameBytes(as: $0) } }
         if !same { known = String(text) }
         return known
     }

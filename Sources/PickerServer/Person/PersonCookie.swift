@@ -42,7 +42,7 @@ enum PersonCookie {
             while pairStart < end, bytes[pairStart] == UInt8(ascii: " ") { pairStart += 1 }
             var equals = pairStart
             while equals < end, bytes[equals] != UInt8(ascii: "=") { equals += 1 }
-            if equals < end, UnsafeBufferPointer(rebasing: bytes[pairStart..<equals]).elementsEqual(name) {
+            if equals < end, UnsafeBufferPointer(rebasing: bytes[pairStart..<equals]).hasSameBytes(as: name) {
                 return equals + 1..<end
             }
             start = end + 1
