@@ -45,7 +45,8 @@ import TestSupport
             let query = try ImageQuery { ["w": "64", "h": "64", "mode": "fill"][$0] }
             let head = HTTPResponse(status: .ok, headerFields: [.contentType: "image/jpeg", .contentLength: "2000", .eTag: "\"cafe\"",
                                                                 HTTPField.Name("X-Image-Size")!: "64x64"])
-            state.media.renditions.remember(RenditionMemo.Rendition(answer: PreparedAnswer(head: head, body: rendition), tag: "\"cafe\""),
+            state.media.renditions.remember(RenditionMemo.Rendition(answer: PreparedAnswer(head: head, body: rendition), tag: "\"cafe\"",
+                                                                    cacheControl: state.media.cacheControl),
                                             for: RenditionKey(asset, query))
         }
 
@@ -182,6 +183,27 @@ import TestSupport
                  to: channel, from: fixture)
         #expect(try written(channel).isEmpty)
         #expect(try forwarded(channel).count == 2)
+    }
+
+    @Test func eachRequestOnAConnectionIsCheckedAgainstItsOwnSessionAndToken() async throws {
+        let fixture = try await Fixture()
+        let other = try fixture.state.sessions.create(settings: PickerSessionSettings(maxItems: 5))
+        let channel = try fixture.channel()
+        let query = "w=64&h=64&mode=fill"
+        let otherPath = "/picker/\(other.id)/\(other.pickerToken)/api/assets/\(fixture.asset.id.uuid.uuidString)/image?\(query)"
+        // The second session never listed the asset through its own page, yet may show it: answered too.
+        for (path, answered) in [(fixture.path(query), true), (fixture.path(query, token: "wrong-token"), false), (fixture.path(query), true),
+                                 ("/picker/\(other.id)/\(fixture.session.pickerToken)/api/assets/\(fixture.asset.id.uuid.uuidString)/image?\(query)", false),
+                                 (otherPath, true), (fixture.path(query, token: other.pickerToken), false)] {
+            try send(path, to: channel, from: fixture)
+            #expect(try written(channel).count == (answered ? 3 : 0), "\(path)")
+            #expect(try forwarded(channel).count == (answered ? 0 : 2), "\(path)")
+            for _ in 0..<(answered ? 0 : 1) { // the router's answer, so that the fast path may answer again
+                try channel.writeOutbound(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .forbidden)))
+                try channel.writeOutbound(HTTPServerResponsePart.end(nil))
+                _ = try written(channel)
+            }
+        }
     }
 
     @Test func targetsAreReadWithoutDecoding() throws {

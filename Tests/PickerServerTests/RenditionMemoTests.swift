@@ -6,7 +6,7 @@ import Testing
 /// The server's memo of final renditions: bounded in bytes, least recently used out first.
 @Suite struct RenditionMemoTests {
     private func rendition(_ bytes: Int) -> RenditionMemo.Rendition {
-        RenditionMemo.Rendition(answer: PreparedAnswer(head: HTTPResponse(status: .ok), body: ByteBuffer(repeating: 0xAB, count: bytes)), tag: "\"t\"")
+        RenditionMemo.Rendition(answer: PreparedAnswer(head: HTTPResponse(status: .ok), body: ByteBuffer(repeating: 0xAB, count: bytes)), tag: "\"t\"", cacheControl: "private")
     }
 
     private let asset = UUID()

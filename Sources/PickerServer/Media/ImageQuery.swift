@@ -35,10 +35,10 @@ struct ImageQuery: Sendable, Hashable {
             }
             return number
         }
-        func choice<T>(_ name: String, _ names: [String: T]) throws(APIError) -> T? {
+        func choice<T>(_ name: String, _ names: [String], _ named: (String) -> T?) throws(APIError) -> T? {
             guard let text = value(name) else { return nil }
-            guard let choice = names[text] else {
-                throw .badParameter("'\(name)' must be one of \(names.keys.sorted().joined(separator: ", ")); got '\(text)'.")
+            guard let choice = named(text) else {
+                throw .badParameter("'\(name)' must be one of \(names.joined(separator: ", ")); got '\(text)'.")
             }
             return choice
         }
@@ -48,17 +48,38 @@ struct ImageQuery: Sendable, Hashable {
         }
         self.width = width
         self.height = height
-        mode = try choice("mode", Self.modes) ?? .fit
-        format = try choice("format", Self.formats) ?? .jpeg
+        mode = try choice("mode", ["fill", "fit"], Self.mode) ?? .fit
+        format = try choice("format", ["jpeg", "jpg", "webp"], Self.format) ?? .jpeg
         quality = try integer("quality", in: 1...100) ?? 80
         if allowsDelivery {
-            delivery = try choice("delivery", Self.deliveries) ?? .highQualityFormat
+            delivery = try choice("delivery", ["fast", "high"], Self.delivery) ?? .highQualityFormat
         }
     }
 
-    private static let modes: [String: ContentMode] = ["fit": .fit, "fill": .fill]
-    private static let formats: [String: ImageFormat] = ["jpeg": .jpeg, "jpg": .jpeg, "webp": .webp]
-    private static let deliveries: [String: DeliveryMode] = ["fast": .fastFormat, "high": .highQualityFormat]
+    // Switches, not dictionaries: every thumbnail request reads these, and a switch hashes nothing.
+    private static func mode(_ name: String) -> ContentMode? {
+        switch name {
+        case "fit": .fit
+        case "fill": .fill
+        default: nil
+        }
+    }
+
+    private static func format(_ name: String) -> ImageFormat? {
+        switch name {
+        case "jpeg", "jpg": .jpeg
+        case "webp": .webp
+        default: nil
+        }
+    }
+
+    private static func delivery(_ name: String) -> DeliveryMode? {
+        switch name {
+        case "fast": .fastFormat
+        case "high": .highQualityFormat
+        default: nil
+        }
+    }
 
     /// The image request this query makes.
     var request: ImageRequest {

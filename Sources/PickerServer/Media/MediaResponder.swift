@@ -47,7 +47,7 @@ struct MediaResponder: Sendable {
         }
         let tag = entityTag(of: asset, query: query)
         let final = answer(bytes, contentType: result.format.mimeType, pixelSize: pixelSize, tag: tag, degraded: result.isDegraded)
-        renditions.remember(RenditionMemo.Rendition(answer: final, tag: tag), for: RenditionKey(asset, query))
+        renditions.remember(RenditionMemo.Rendition(answer: final, tag: tag, cacheControl: cacheControl), for: RenditionKey(asset, query))
         return final.response
     }
 
@@ -56,17 +56,13 @@ struct MediaResponder: Sendable {
     /// image has to be rendered. Cheap and synchronous, so that an event loop may call it.
     func answerWithoutRendering(of asset: Asset, query: ImageQuery, ifNoneMatch: String?) -> PreparedAnswer? {
         if let known = renditions.rendition(for: RenditionKey(asset, query)) {
-            if let ifNoneMatch, Self.matches(ifNoneMatch, known.tag) { return notModified(known.tag) }
+            if let ifNoneMatch, Self.matches(ifNoneMatch, known.tag) { return known.notModified }
             return known.answer
         }
         // A fast request is only sure to be answered by what the caller holds once the final one exists.
         guard query.delivery != .fastFormat, let ifNoneMatch else { return nil }
         let tag = entityTag(of: asset, query: query)
-        return Self.matches(ifNoneMatch, tag) ? notModified(tag) : nil
-    }
-
-    private func notModified(_ tag: String) -> PreparedAnswer {
-        PreparedAnswer(head: HTTPResponse(status: .notModified, headerFields: [.eTag: tag, .cacheControl: cacheControl]), body: nil)
+        return Self.matches(ifNoneMatch, tag) ? .notModified(tag: tag, cacheControl: cacheControl) : nil
     }
 
     /// A rendition's answer: tagged and cacheable when it is the final one (`tag` given), else `no-store`.

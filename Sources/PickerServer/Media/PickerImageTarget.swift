@@ -5,43 +5,47 @@ import Foundation
 /// without decoding anything: what ``RenditionFastPath`` answers. A target that would need
 /// decoding (`%` or `+` in the query), has a query part without `=`, names the asset other than
 /// as a UUID in its canonical form, or has any other shape is not one; the router takes it.
+///
+/// It keeps the target and where its parts lie, so reading one makes no new string.
 struct PickerImageTarget {
-    let session: String
-    let token: String
     let asset: UUID
     private let target: String
-    /// The query's bytes in `target` (after `?`); empty when there is none.
-    private let query: Range<Int>
+    /// Where the parts lie in `target`'s bytes; `query` (after `?`) is empty when there is none.
+    private let parts: Parts
 
     init?(_ target: String) {
-        let read: (parts: Parts, asset: UUID, session: String, token: String)?? = target.utf8.withContiguousStorageIfAvailable { bytes in
+        var target = target
+        guard let read = target.withUTF8({ bytes -> (Parts, UUID)? in
             guard let parts = Self.parts(of: bytes), let asset = UUID(canonical: UnsafeBufferPointer(rebasing: bytes[parts.asset])) else { return nil }
-            return (parts, asset, Self.text(bytes, parts.session), Self.text(bytes, parts.token))
-        }
-        guard let read, let read else { return nil }
+            return (parts, asset)
+        }) else { return nil }
         self.target = target
-        asset = read.asset
-        session = read.session
-        token = read.token
-        query = read.parts.query
+        (parts, asset) = read
     }
+
+    /// The session's id.
+    var session: Substring { text(parts.session) }
+    /// The session's picker token.
+    var token: Substring { text(parts.token) }
 
     /// The value of the first parameter called `name` (as the router's query reading takes the first).
     func value(_ name: String) -> String? {
-        let found: String?? = target.utf8.withContiguousStorageIfAvailable { bytes in
+        let query = parts.query
+        var name = name
+        let found: String?? = target.utf8.withContiguousStorageIfAvailable { bytes in name.withUTF8 { name in
             var start = query.lowerBound
             while start < query.upperBound {
                 var end = start
                 while end < query.upperBound, bytes[end] != UInt8(ascii: "&") { end += 1 }
                 var equals = start
                 while equals < end, bytes[equals] != UInt8(ascii: "=") { equals += 1 }
-                if equals < end, UnsafeBufferPointer(rebasing: bytes[start..<equals]).elementsEqual(name.utf8) {
+                if equals < end, UnsafeBufferPointer(rebasing: bytes[start..<equals]).hasSameBytes(as: name) {
                     return Self.text(bytes, equals + 1..<end)
                 }
                 start = end + 1
             }
             return nil
-        }
+        } }
         return found ?? nil
     }
 
@@ -61,7 +65,7 @@ struct PickerImageTarget {
             while end < pathEnd, bytes[end] != slash { end += 1 }
             position = end
             if let expected {
-                let matches = expected.withUTF8Buffer { UnsafeBufferPointer(rebasing: bytes[start..<end]).elementsEqual($0) }
+                let matches = expected.withUTF8Buffer { UnsafeBufferPointer(rebasing: bytes[start..<end]).hasSameBytes(as: $0) }
                 return matches ? start..<end : nil
             }
             return end > start ? start..<end : nil
@@ -92,6 +96,11 @@ struct PickerImageTarget {
             }
         }
         return partIsEmpty || partHasEquals
+    }
+
+    private func text(_ range: Range<Int>) -> Substring {
+        let utf8 = target.utf8
+        return target[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)]
     }
 
     private static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {

@@ -7,15 +7,21 @@ import NIOHTTPTypesHTTP1
 /// event-loop fast path (``RenditionFastPath``) send, so that the two answer alike.
 struct PreparedAnswer: Sendable {
     let head: HTTPResponse
-    /// `head` as SwiftNIO's HTTP/1 encoder takes it, made once.
-    let wireHead: HTTPResponseHead
+    /// `head` as SwiftNIO's HTTP/1 encoder takes it, made once, with `Date` and `Server` as
+    /// ``RenditionFastPath`` sends it.
+    let wireHead: StampedHead
     /// The body; `nil` for none (a 304, which must not claim a length of 0).
     let body: ByteBuffer?
 
     init(head: HTTPResponse, body: ByteBuffer?) {
         self.head = head
-        wireHead = HTTPResponseHead(head)
+        wireHead = StampedHead(HTTPResponseHead(head))
         self.body = body
+    }
+
+    /// The 304 that tells a client its copy tagged `tag` is current.
+    static func notModified(tag: String, cacheControl: String) -> PreparedAnswer {
+        PreparedAnswer(head: HTTPResponse(status: .notModified, headerFields: [.eTag: tag, .cacheControl: cacheControl]), body: nil)
     }
 
     /// The answer as a Hummingbird response.

@@ -44,6 +44,8 @@ final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// Requests passed on whose answers have not ended yet.
     private var unansweredForwards = 0
     private var date = HTTPDate()
+    /// The session id and picker token of the connection's last thumbnail request, kept to be reused.
+    private var sessionID = "", sessionToken = ""
     /// The person's cookie name: the server's port is known before any connection is accepted.
     private lazy var cookieName = state.personCookieName
 
@@ -82,26 +84,29 @@ final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The answer the router would give, when it needs no waiting; `nil` to let the router answer.
     private func answer(to request: HTTPRequestHead) -> PreparedAnswer? {
-        guard request.method == .GET, request.version == .http1_1, !request.headers.contains(name: "connection"),
-              let target = PickerImageTarget(request.uri), isPerson(request.headers),
-              let session = state.sessions.pickerSession(target.session, token: target.token), session.state == .picking,
+        guard request.method == .GET, request.version == .http1_1, let target = PickerImageTarget(request.uri) else { return nil }
+        let headers = FastPathHeaders(request.headers, cookieName: cookieName)
+        guard !headers.hasConnection, let person = headers.personToken, state.signIn.isSignedIn(browser: person),
+              let session = state.sessions.pickerSession(Self.text(target.session, reusing: &sessionID),
+                                                         token: Self.text(target.token, reusing: &sessionToken)),
+              session.state == .picking,
               let asset = state.assets.asset(target.asset), ServerState.isVisible(asset, in: session),
-              let query = try? ImageQuery(allowsDelivery: true, value: { target.value($0) }) else { return nil }
-        return state.media.answerWithoutRendering(of: asset, query: query, ifNoneMatch: request.headers.first(name: "if-none-match"))
+              let query = try? ImageQuery(allowsDelivery: true, value: target.value) else { return nil }
+        return state.media.answerWithoutRendering(of: asset, query: query, ifNoneMatch: headers.ifNoneMatch)
     }
 
-    /// Whether the request carries a browser the person signed in (``PersonGate``'s check).
-    private func isPerson(_ headers: HTTPHeaders) -> Bool {
-        guard let token = PersonCookie.value(named: cookieName, in: headers["cookie"]) else { return false }
-        return state.signIn.isSignedIn(browser: token)
+    /// `text` as a string: `known` when it has the same bytes (a connection's requests name the
+    /// same session again and again), else a new one, which becomes `known`.
+    private static func text(_ text: Substring, reusing known: inout String) -> String {
+        var text = text
+        let same = text.withUTF8 { new in known.withUTF8 { new.hasSameBytes(as: $0) } }
+        if !same { known = String(text) }
+        return known
     }
 
     /// Writes `answer` with the headers Hummingbird adds to every response (`Date`, `Server`).
     private func send(_ answer: PreparedAnswer, context: ChannelHandlerContext) {
-        var head = answer.wireHead
-        head.headers.add(name: "Date", value: date.now())
-        head.headers.add(name: "Server", value: serverName)
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.head(answer.wireHead.head(date: date.now(), server: serverName))), promise: nil)
         if let body = answer.body, body.readableBytes > 0 {
             context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         }

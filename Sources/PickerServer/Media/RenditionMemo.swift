@@ -16,10 +16,13 @@ final class RenditionMemo: Sendable {
         let answer: PreparedAnswer
         /// The entity tag.
         let tag: String
+        /// The answer to a client whose copy is this one (304), made once.
+        let notModified: PreparedAnswer
 
-        init(answer: PreparedAnswer, tag: String) {
+        init(answer: PreparedAnswer, tag: String, cacheControl: String) {
             self.answer = answer
             self.tag = tag
+            notModified = .notModified(tag: tag, cacheControl: cacheControl)
         }
 
         var byteCount: Int { answer.body?.readableBytes ?? 0 }

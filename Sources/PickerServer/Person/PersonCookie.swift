@@ -13,23 +13,39 @@ enum PersonCookie {
         "\(name)=\(token); Max-Age=\(maxAge); Path=/; HttpOnly; SameSite=Strict"
     }
 
-    /// The value of the cookie `name` in the request's `Cookie` header lines, if there is one.
-    /// Read byte by byte (every thumbnail request asks it): pairs split at `;`, leading spaces
-    /// dropped, the name compared exactly.
+    /// The value of the cookie `name` in the request's `Cookie` header lines, if there is one:
+    /// the first line that has it.
     static func value(named name: String, in headers: some Sequence<String>) -> Substring? {
         for header in headers {
-            let bytes = header.utf8
-            var start = bytes.startIndex
-            while start < bytes.endIndex {
-                let end = bytes[start...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
-                var pairStart = start
-                while pairStart < end, bytes[pairStart] == UInt8(ascii: " ") { pairStart = bytes.index(after: pairStart) }
-                if let equals = bytes[pairStart..<end].firstIndex(of: UInt8(ascii: "=")),
-                   bytes[pairStart..<equals].elementsEqual(name.utf8) {
-                    return header[bytes.index(after: equals)..<end]
-                }
-                start = end < bytes.endIndex ? bytes.index(after: end) : end
+            if let value = value(named: name, in: header) { return value }
+        }
+        return nil
+    }
+
+    /// The value of the cookie `name` in one `Cookie` header line, if it is there. Read byte by
+    /// byte (every thumbnail request asks it): pairs split at `;`, leading spaces dropped, the
+    /// name compared exactly.
+    static func value(named name: String, in header: String) -> Substring? {
+        var header = header, name = name
+        guard let range = header.withUTF8({ bytes in name.withUTF8 { valueBytes(named: $0, in: bytes) } }) else { return nil }
+        let utf8 = header.utf8
+        return header[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)]
+    }
+
+    /// Where the value of the cookie `name` lies in `bytes`, one `Cookie` line.
+    private static func valueBytes(named name: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: ";") { end += 1 }
+            var pairStart = start
+            while pairStart < end, bytes[pairStart] == UInt8(ascii: " ") { pairStart += 1 }
+            var equals = pairStart
+            while equals < end, bytes[equals] != UInt8(ascii: "=") { equals += 1 }
+            if equals < end, UnsafeBufferPointer(rebasing: bytes[pairStart..<equals]).hasSameBytes(as: name) {
+                return equals + 1..<end
             }
+            start = end + 1
         }
         return nil
     }
