@@ -38,7 +38,9 @@ let currentAlbum = null;
 let feed = null;
 
 const albumList = new AlbumList($("album-list"), (album) => openAlbum(album));
-const grid = new Grid($("grid"), { selection, onOpen: (index) => openBrowser(index), onBack: () => showAlbums(), onError: fail });
+const grid = new Grid($("grid"), {
+  selection, onOpen: (index) => openBrowser(index), onBack: () => showAlbums(), onError: fail, onTotal: () => showGridTotal(),
+});
 const browser = new Browser({
   selection, onError: fail,
   onClose: () => closeBrowser(),
@@ -116,7 +118,6 @@ function openAlbum(album) {
 async function loadGrid({ focus = false } = {}) {
   const source = new AssetSource(currentAlbum.id, gridQuery());
   await grid.open(source);
-  showGridTotal();
   if (focus) grid.moveFocus(0, { select: false });
 }
 

@@ -16,14 +16,17 @@ export class Grid {
   /**
    * @param {HTMLElement} element  #grid, the scrolling element
    * @param {{selection: import("./selection.js").Selection, onOpen: (index: number) => void,
-   *          onBack: () => void, onError: (error: Error) => void}} options
+   *          onBack: () => void, onError: (error: Error) => void, onTotal: () => void}} options
+   *   `onTotal` runs when an opening album's total is known, before the grid measures its
+   *   viewport: what it shows around the grid (the item count) must not move the grid afterwards.
    */
-  constructor(element, { selection, onOpen, onBack, onError }) {
+  constructor(element, { selection, onOpen, onBack, onError, onTotal }) {
     this.element = element;
     this.selection = selection;
     this.onOpen = onOpen;
     this.onBack = onBack;
     this.onError = onError;
+    this.onTotal = onTotal;
     this.sizer = document.createElement("div");
     this.sizer.className = "grid-sizer";
     this.sizer.setAttribute("role", "presentation");
@@ -90,6 +93,10 @@ export class Grid {
       return;
     }
     if (this.source !== source) return;
+    // The count in the toolbar can wrap it onto a second line (a phone): shown after the first
+    // screen was measured, it would push the grid down, and the first screen would wait for a
+    // row that is off screen.
+    this.onTotal();
     this.layout();
     // The whole first screen's items, so that its thumbnails all start at once.
     const { firstVisible, lastVisible } = this.visibleRows();
