@@ -41,13 +41,16 @@ export class AlbumList {
       button.dataset.albumId = album.id;
       button.setAttribute("aria-label", t("albumLabel", { title: albumTitle(album), count: album.count }));
 
-      const poster = document.createElement("img");
+      // An empty album (a folder holding only folders, say) shows the bare placeholder, not an image without pixels.
+      const poster = document.createElement(album.posterId ? "img" : "span");
       poster.className = "album-poster";
-      poster.alt = "";
-      poster.width = POSTER_CSS_PX;
-      poster.height = POSTER_CSS_PX;
-      // The final rendition: cacheable, so re-rendering the list (language, library change) costs nothing.
-      if (album.posterId) poster.src = imageURL(album.posterId, { w: px, h: px, mode: "fill", delivery: "high" });
+      if (album.posterId) {
+        poster.alt = "";
+        poster.width = POSTER_CSS_PX;
+        poster.height = POSTER_CSS_PX;
+        // The final rendition: cacheable, so re-rendering the list (language, library change) costs nothing.
+        poster.src = imageURL(album.posterId, { w: px, h: px, mode: "fill", delivery: "high" });
+      }
 
       const title = document.createElement("span");
       title.className = "album-title";
