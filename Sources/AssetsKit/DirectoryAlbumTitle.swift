@@ -7,13 +7,14 @@ extension AssetCollection {
     ///   - relativePath: The folder's path inside the library, `/`-separated; empty for the top folder.
     ///   - libraryName: The name of the library's top folder.
     public static func directoryTitle(relativePath: String, libraryName: String) -> String {
-        let components = relativePath.split(separator: "/")
+        // Read as bytes: a path is split at its `/` bytes, and a library's album list makes a title
+        // for each of its thousands of folders.
+        let components = relativePath.utf8.split(separator: UInt8(ascii: "/"))
         guard var start = components.indices.last else { return libraryName }
-        while start > components.startIndex, components[start].allSatisfy(\.isASCIIDigit) { start -= 1 }
-        return components[start...].joined(separator: " / ")
+        while start > components.startIndex, components[start].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            start -= 1
+        }
+        if start == components.indices.last { return String(Substring(components[start])) }
+        return components[start...].map { String(Substring($0)) }.joined(separator: " / ")
     }
-}
-
-private extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
 }

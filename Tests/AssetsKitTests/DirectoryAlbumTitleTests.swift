@@ -12,6 +12,8 @@ struct DirectoryAlbumTitleTests {
         ("2024/05/17", "2024 / 05 / 17"),
         ("Trips/2024/Rome", "Rome"),
         ("٢٠٢٤", "٢٠٢٤"), // not an ASCII date part: a name like any other
+        ("Été/2024/07", "Été / 2024 / 07"),
+        ("Voyages/Café ☕︎", "Café ☕︎"),
     ])
     func title(path: String, expected: String) {
         #expect(AssetCollection.directoryTitle(relativePath: path, libraryName: "Photos") == expected)

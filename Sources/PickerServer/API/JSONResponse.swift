@@ -7,10 +7,14 @@ import Hummingbird
 enum JSONResponse {
     /// A response whose body is `value` as JSON.
     static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let data = try encoder.encode(value)
+        make(json: ByteBuffer(bytes: try encoder.encode(value)), status: status)
+    }
+
+    /// A response whose body is `json`, bytes written as ``make(_:status:)`` would write them.
+    static func make(json: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
-        headers[.contentLength] = String(data.count)
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        headers[.contentLength] = String(json.readableBytes)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: json))
     }
 
     /// The request's JSON body decoded as `T`, at most `limit` bytes.

@@ -18,7 +18,7 @@ struct PickerBrowsing: Sendable {
             try JSONResponse.make(PickerSessionResource(try await grant(context).session, library: state.library))
         }
         api.get("albums") { _, context in
-            try JSONResponse.make(["albums": try await albums(filter: try await grant(context).session.settings.mediaFilter)])
+            JSONResponse.make(json: AlbumListJSON.body(try await albums(filter: try await grant(context).session.settings.mediaFilter)))
         }
         api.get("albums/:album/assets") { request, context in
             let session = try await grant(context).session
@@ -57,7 +57,7 @@ struct PickerBrowsing: Sendable {
             if album.count == 0, album.collection.kind == .smartAlbum { continue }
             if let poster = album.keyAsset { posters.append(poster) }
             albums.append(AlbumResource(id: album.collection.id.rawValue, title: album.collection.title, kind: album.collection.kind,
-                                        count: album.count, posterId: album.keyAsset?.id.uuid.uuidString))
+                                        count: album.count, posterId: album.keyAsset?.id.uuid))
         }
         state.assets.remember(posters)
         return albums

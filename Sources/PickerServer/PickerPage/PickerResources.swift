@@ -57,7 +57,7 @@ struct AlbumResource: Encodable {
     let title: String
     let kind: CollectionKind
     let count: Int
-    let posterId: String?
+    let posterId: UUID?
 }
 
 /// A window of a collection's assets.
