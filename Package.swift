@@ -114,8 +114,8 @@ let package = Package(
             name: "assets-picker-index-bench",
             dependencies: ["AssetsKit", "ImageMetadata", "SyntheticMedia", "FolderLibrary", "IndexedLibrary", "LibraryOpening", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // Finds the shared test corpus and reads its manifest; used by tests only.
-        .target(name: "TestSupport", path: "Tests/Support"),
+        // Finds the shared test corpus and reads its manifest, holds renders; used by tests only.
+        .target(name: "TestSupport", dependencies: ["AssetsKit", "ImagePipeline"], path: "Tests/Support"),
         .testTarget(name: "AssetsKitTests", dependencies: ["AssetsKit"]),
         .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "AssetsKit", "TestSupport"]),
         .testTarget(

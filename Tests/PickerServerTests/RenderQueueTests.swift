@@ -7,10 +7,10 @@ import TestSupport
 /// The picker page's renders over real HTTP: given up when the client leaves, bounded per
 /// session, a visible cell's first image before sharp upgrades.
 @Suite struct RenderQueueTests {
-    /// A server whose renders run one at a time and wait for ``HeldRendering/release()``, and a
+    /// A server whose renders run one at a time and wait for ``TestRendering/releaseHeld()``, and a
     /// person at its picker with the camera roll's photos.
     private struct Fixture {
-        let rendering = HeldRendering()
+        let rendering = TestRendering(holding: "")
         let manager: CachingImageManager
         let server: TestServer
         let person: PersonAtPicker
@@ -37,21 +37,21 @@ import TestSupport
         let fixture = try await Fixture()
         defer { Task { await fixture.server.stop() } }
         let running = try fixture.request(0)
-        try await HangGuard.waitUntil("the first render's start") { fixture.rendering.started == 1 }
+        try await HangGuard.waitUntil("the first render's start") { fixture.rendering.started.count == 1 }
         let leaving = try fixture.request(1)
         try await HangGuard.waitUntil("the second render queued") { await fixture.manager.queuedRenderCount == 1 }
         leaving.close()
         try await HangGuard.waitUntil("the render of the closed connection leaving the queue") { await fixture.manager.queuedRenderCount == 0 }
-        fixture.rendering.release()
+        fixture.rendering.releaseHeld()
         #expect(await running.status() == 200)
-        #expect(fixture.rendering.started == 1, "the render nobody waits for never started")
+        #expect(fixture.rendering.started.count == 1, "the render nobody waits for never started")
     }
 
     @Test func aSessionsRendersAreBoundedAndAFirstImageTakesTheOldestUpgradesPlace() async throws {
         let fixture = try await Fixture(rendersPerSession: 2)
         defer { Task { await fixture.server.stop() } }
         let oldestUpgrade = try fixture.request(0, upgrade: true)
-        try await HangGuard.waitUntil("the first upgrade's render") { fixture.rendering.started == 1 }
+        try await HangGuard.waitUntil("the first upgrade's render") { fixture.rendering.started.count == 1 }
         let upgrade = try fixture.request(1, upgrade: true)
         try await HangGuard.waitUntil("the second upgrade queued") { await fixture.manager.queuedRenderCount == 1 }
         // The session is at its limit: a first image takes the oldest upgrade's place...
@@ -60,9 +60,9 @@ import TestSupport
         // ...and one more upgrade is refused at once.
         #expect(await (try fixture.request(3, upgrade: true)).status() == 429)
         // It does not wait behind the upgrade that holds the one slot.
-        try await HangGuard.waitUntil("the first image's render") { fixture.rendering.started == 2 }
+        try await HangGuard.waitUntil("the first image's render") { fixture.rendering.started.count == 2 }
         #expect(await fixture.manager.queuedRenderCount == 1)
-        fixture.rendering.release()
+        fixture.rendering.releaseHeld()
         #expect(await first.status() == 200)
         #expect(await upgrade.status() == 200)
     }
