@@ -7,7 +7,8 @@ import PickerSessions
 /// The picker page's live feed (`GET api/events`, server-sent events): `library` when the
 /// library changed (files added or removed, imports, albums), `session` when the session's
 /// picks or state changed elsewhere; a comment line every 15 s keeps proxies from closing it.
-/// The stream ends when the session ends or the page goes away.
+/// The stream ends when the session ends or the page goes away; the session's prefetch stops
+/// with its last page (``PrefetchLedger``).
 struct PickerEvents: Sendable {
     let state: ServerState
     var heartbeat: Duration = .seconds(15)
@@ -17,12 +18,28 @@ struct PickerEvents: Sendable {
             let grant = try await grant(context)
             // Subscribed before the stream opens, so nothing that happens after the page sees it open is missed.
             let events = merged(library: state.library.changes(), session: state.sessions.updates(of: grant.session.id))
+            // The page is gone when its connection closes (known at once through the connection's
+            // departure, not at the next heartbeat's failed write) or its stream ends.
+            let library = state.library
+            let visit = state.prefetches.pageOpened(session: grant.session.id)
+            let departure = ClientDeparture.current
+            let watch = departure?.watch { Task { await visit.end(on: library) } }
+            @Sendable func pageGone() async {
+                if let watch { departure?.unwatch(watch) }
+                await visit.end(on: library)
+            }
             let body = ResponseBody { writer in
-                try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
-                for await event in events {
-                    try await writer.write(ByteBuffer(string: event))
+                do {
+                    try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
+                    for await event in events {
+                        try await writer.write(ByteBuffer(string: event))
+                    }
+                    try await writer.finish(nil)
+                } catch {
+                    await pageGone()
+                    throw error
                 }
-                try await writer.finish(nil)
+                await pageGone()
             }
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store",
                                                    HTTPField.Name("X-Accel-Buffering")!: "no"], body: body)

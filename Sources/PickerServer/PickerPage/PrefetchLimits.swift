@@ -1,7 +1,4 @@
-import AssetsKit
 import Foundation
-import PickerSessions
-import Synchronization
 
 /// What one `POST api/prefetch` may ask for. Prefetch renders thumbnails of the rows about to
 /// scroll into view; a request beyond these bounds is refused with 400 before any lookup or
@@ -25,28 +22,5 @@ enum PrefetchLimits {
             return "Prefetch takes at most \(maximumPixels) pixels per request (ids x w x h); got \(request.ids.count * request.w * request.h)."
         }
         return nil
-    }
-}
-
-/// Each session's prefetch in progress. A session's new prefetch supersedes its previous one,
-/// as PhotoKit's caching window does when the grid scrolls: what the last one had not rendered
-/// yet is stopped, so the work queued for a session never exceeds one request's bounds.
-final class PrefetchLedger: Sendable {
-    private let current = Mutex<[String: (assets: [Asset], request: ImageRequest)]>([:])
-
-    /// Starts `assets` for `request` on `library` for `session`, stopping that session's previous prefetch.
-    /// - Parameter liveSessions: Sessions whose entries are kept; the others' are forgotten.
-    func start(_ assets: [Asset], request: ImageRequest, session: String, on library: any PhotoLibrary,
-               keeping liveSessions: (String) -> Bool) async {
-        let previous = current.withLock { entries in
-            entries = entries.filter { $0.key == session || liveSessions($0.key) }
-            return entries.updateValue((assets, request), forKey: session)
-        }
-        if let previous {
-            let kept = Set(assets.map(\.id.uuid))
-            let stopped = previous.request == request ? previous.assets.filter { !kept.contains($0.id.uuid) } : previous.assets
-            if !stopped.isEmpty { await library.stopCaching(stopped, request: previous.request) }
-        }
-        await library.startCaching(assets, request: request)
     }
 }
