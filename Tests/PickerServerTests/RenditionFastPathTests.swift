@@ -217,6 +217,28 @@ import TestSupport
         #expect(try writtenBytes(channel) == answer)
     }
 
+    /// Counts the read completions that reach the handlers after the fast path.
+    private final class ReadCompletions: ChannelInboundHandler {
+        typealias InboundIn = HTTPServerRequestPart
+        var count = 0
+        func channelReadComplete(context: ChannelHandlerContext) { count += 1 }
+    }
+
+    @Test func aReadWhosePartsAllStayedWithTheFastPathEndsThere() async throws {
+        let fixture = try await Fixture()
+        let completions = ReadCompletions()
+        let channel = try fixture.channel()
+        try channel.pipeline.syncOperations.addHandler(completions)
+        // Each part written in completes a read of its own.
+        try send(fixture.path("w=64&h=64&mode=fill"), to: channel, from: fixture)
+        #expect(completions.count == 0)
+        try send(fixture.path("w=128&h=128&mode=fill"), to: channel, from: fixture) // to the router
+        #expect(completions.count == 2)
+        channel.pipeline.fireChannelReadComplete() // a read with nothing in it
+        #expect(completions.count == 2)
+        #expect(try forwarded(channel).count == 2)
+    }
+
     @Test func anAssetTheSessionMayNotShowIsNeverAnswered() async throws {
         let fixture = try await Fixture()
         let videosOnly = try fixture.state.sessions.create(settings: PickerSessionSettings(maxItems: 5, mediaFilter: .video))

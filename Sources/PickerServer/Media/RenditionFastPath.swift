@@ -52,6 +52,9 @@ final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private var phase = Phase.idle
     /// Requests passed on whose answers have not ended yet.
     private var unansweredForwards = 0
+    /// Whether a part went on since the last read completed: if none did, the handlers after
+    /// this one have nothing to act on, and the read's completion stops here.
+    private var forwardedSinceReadComplete = false
     private var bodiless = BodilessResponses()
     /// The HTTP/1 encoder's place in the pipeline: the answers are written from there, below it.
     private var encoder: ChannelHandlerContext?
@@ -80,7 +83,7 @@ final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
                 phase = .forwarding
                 unansweredForwards += 1
                 bodiless.requested(request.method)
-                context.fireChannelRead(data)
+                forward(data, context: context)
             }
         case (.body, .answering):
             break // a GET's body means nothing; Hummingbird drops it too
@@ -91,10 +94,21 @@ final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         case (.end, _):
             phase = .idle
             deadline?.requestEnded()
-            context.fireChannelRead(data)
+            forward(data, context: context)
         case (.body, _):
-            context.fireChannelRead(data)
+            forward(data, context: context)
         }
+    }
+
+    private func forward(_ data: NIOAny, context: ChannelHandlerContext) {
+        forwardedSinceReadComplete = true
+        context.fireChannelRead(data)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        guard forwardedSinceReadComplete else { return }
+        forwardedSinceReadComplete = false
+        context.fireChannelReadComplete()
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
