@@ -34,6 +34,7 @@ struct BodilessResponses {
         case endWithoutTerminator
     }
 
+    /// What becomes of `part`, the next part of the answers going out in request order.
     mutating func verdict(on part: HTTPServerResponsePart) -> Verdict {
         switch part {
         case .head(let head):
