@@ -4,9 +4,10 @@ import NIOHTTP1
 /// A request head must arrive whole within ``PickerServerLimits/headerTimeout`` of its first
 /// byte; else the connection is answered 408 (or, with a response still going out, just
 /// closed). A client that trickles a header a byte at a time (slowloris) thus holds a
-/// connection for seconds, not forever. Two handlers of one connection share it: the
-/// ``HeaderDeadline/BytesHandler`` sees raw bytes arrive, the ``HeaderDeadline/PartsHandler``
-/// sees heads decoded and responses end. Lives on the connection's event loop.
+/// connection for seconds, not forever. The ``HeaderDeadline/BytesHandler``, first in the
+/// pipeline, sees raw bytes arrive; ``RenditionFastPath``, right after HTTP/1 decoding, tells it
+/// of heads decoded, requests ended and answers ended (its own and the router's). Lives on the
+/// connection's event loop.
 final class HeaderDeadline {
     private let timeout: TimeAmount
     /// No head is being waited for between a head and its request's end.
@@ -24,8 +25,8 @@ final class HeaderDeadline {
         self.timeout = .nanoseconds(Int64(timeout / .nanoseconds(1)))
     }
 
-    /// The handlers to place first in the pipeline and right after HTTP/1 decoding.
-    var handlers: (bytes: BytesHandler, parts: PartsHandler) { (BytesHandler(self), PartsHandler(self)) }
+    /// The handler to place first in the pipeline.
+    var bytesHandler: BytesHandler { BytesHandler(self) }
 
     fileprivate func bytesArrived(_ context: ChannelHandlerContext) {
         guard awaitingHead, headStarted == nil else { return }
@@ -34,15 +35,18 @@ final class HeaderDeadline {
         if scheduled == nil { schedule(at: now + timeout, context) }
     }
 
-    fileprivate func headArrived() {
+    /// A request's head was decoded.
+    func headArrived() {
         awaitingHead = false
         headStarted = nil
         pendingResponses += 1
     }
 
-    fileprivate func requestEnded() { awaitingHead = true }
+    /// A request ended: the next head is awaited.
+    func requestEnded() { awaitingHead = true }
 
-    fileprivate func responseEnded() { pendingResponses -= 1 }
+    /// An answer ended.
+    func responseEnded() { pendingResponses -= 1 }
 
     fileprivate func cancel() {
         scheduled?.cancel()
@@ -107,31 +111,6 @@ final class HeaderDeadline {
         func channelInactive(context: ChannelHandlerContext) {
             deadline.cancel()
             context.fireChannelInactive()
-        }
-    }
-
-    /// Right after HTTP/1 decoding: a decoded head stops the clock.
-    final class PartsHandler: ChannelDuplexHandler, RemovableChannelHandler {
-        typealias InboundIn = HTTPServerRequestPart
-        typealias InboundOut = HTTPServerRequestPart
-        typealias OutboundIn = HTTPServerResponsePart
-        typealias OutboundOut = HTTPServerResponsePart
-        private let deadline: HeaderDeadline
-
-        fileprivate init(_ deadline: HeaderDeadline) { self.deadline = deadline }
-
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            switch unwrapInboundIn(data) {
-            case .head: deadline.headArrived()
-            case .end: deadline.requestEnded()
-            case .body: break
-            }
-            context.fireChannelRead(data)
-        }
-
-        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-            if case .end = unwrapOutboundIn(data) { deadline.responseEnded() }
-            context.write(data, promise: promise)
         }
     }
 }

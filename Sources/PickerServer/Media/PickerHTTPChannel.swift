@@ -12,6 +12,11 @@ import NIOHTTPTypesHTTP1
 /// when a request head is slow to arrive (``HeaderDeadline``), 503 beyond the connections one
 /// address may hold (``ConnectionsPerAddress``). Its requests are answered knowing whether their
 /// client is still there (``ClientDeparture``).
+///
+/// The pipeline is Hummingbird's (`HTTP1Channel`), but for one thing: SwiftNIO's request decoder
+/// is not paired with its response encoder. Paired, the decoder records each request's method
+/// in the encoder, which takes one off for each answer it encodes; the fast path writes its
+/// answers below the encoder, so it keeps that record itself (``BodilessResponses``).
 struct PickerHTTPChannel: HTTPChannelHandler {
     /// Hummingbird's connection, and whether its client has gone.
     struct Value: ServerChildChannelValue {
@@ -31,20 +36,26 @@ struct PickerHTTPChannel: HTTPChannelHandler {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let refusal = connections.admit(channel)
         let departure = ClientDeparture()
-        return base.setup(channel: channel, logger: logger).flatMapThrowing { base in
-            let value = Value(base: base, departure: departure)
+        let configuration = base.configuration
+        return channel.eventLoop.makeCompletedFuture {
             let pipeline = channel.pipeline.syncOperations
-            if let refusal {
-                try pipeline.addHandler(refusal, position: .first)
-                return value
-            }
-            try pipeline.addHandler(ClientDepartureHandler(departure), position: .first)
-            let deadline = HeaderDeadline(timeout: limits.headerTimeout).handlers
-            try pipeline.addHandler(deadline.bytes, position: .first)
-            let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try pipeline.addHandler(deadline.parts, position: .after(decoder))
-            try pipeline.addHandler(fastPath(), position: .before(try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)))
-            return value
+            if let refusal { try pipeline.addHandler(refusal) }
+            let deadline = HeaderDeadline(timeout: limits.headerTimeout)
+            let fastPath = fastPath()
+            fastPath.deadline = deadline
+            var decoderLimits = NIOHTTPDecoderLimitConfiguration()
+            decoderLimits.maxHeaderFieldSize = configuration.httpDecoder.maxHeaderFieldSize
+            decoderLimits.maxHeaderListSize = configuration.httpDecoder.maxHeaderListSize
+            decoderLimits.maxHeaderFieldCount = configuration.httpDecoder.maxHeaderFieldCount
+            try pipeline.addHandlers([
+                deadline.bytesHandler, ClientDepartureHandler(departure), HTTPResponseEncoder(),
+                ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: decoderLimits)),
+                fastPath, HTTP1ToHTTPServerCodec(secure: false),
+            ])
+            try pipeline.addHandlers(configuration.additionalChannelHandlers())
+            try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: configuration.idleTimeout.map { .init($0) }, logger: logger))
+            let asyncChannel = try HTTP1Channel.Value(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+            return Value(base: asyncChannel, departure: departure)
         }
     }
 

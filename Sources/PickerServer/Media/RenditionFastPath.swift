@@ -23,6 +23,13 @@ import PickerSessions
 /// A client may send requests before the earlier ones are answered (HTTP/1.1 pipelining), and
 /// answers must go out in the order of the requests: while a request passed on to Hummingbird
 /// has not been answered to its end, the ones behind it are passed on too.
+///
+/// Its answers are bytes made once a second (``StampedHead``) and the remembered body, written
+/// below SwiftNIO's HTTP/1 encoder with one flush: nothing is encoded per request. So the
+/// decoder is not paired with the encoder (``PickerHTTPChannel``), and this handler, which sees
+/// every request and every answer, keeps what the pair kept: `HEAD` answers bodiless
+/// (``BodilessResponses``), and the connection's ``HeaderDeadline`` told of heads, request
+/// ends and answer ends.
 final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -40,9 +47,17 @@ final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let state: ServerState
     private let serverName: String
+    /// The connection's header deadline, told of heads and ends; `nil` for none.
+    var deadline: HeaderDeadline?
     private var phase = Phase.idle
     /// Requests passed on whose answers have not ended yet.
     private var unansweredForwards = 0
+    /// Whether a part went on since the last read completed: if none did, the handlers after
+    /// this one have nothing to act on, and the read's completion stops here.
+    private var forwardedSinceReadComplete = false
+    private var bodiless = BodilessResponses()
+    /// The HTTP/1 encoder's place in the pipeline: the answers are written from there, below it.
+    private var encoder: ChannelHandlerContext?
     private var date = HTTPDate()
     /// The session id and picker token of the connection's last thumbnail request, kept to be reused.
     private var sessionID = "", sessionToken = ""
@@ -54,32 +69,59 @@ final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         self.serverName = serverName
     }
 
+    func handlerAdded(context: ChannelHandlerContext) {
+        encoder = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch (unwrapInboundIn(data), phase) {
         case (.head(let request), _):
+            deadline?.headArrived()
             if unansweredForwards == 0, let answer = answer(to: request) {
                 phase = .answering(answer)
             } else {
                 phase = .forwarding
                 unansweredForwards += 1
-                context.fireChannelRead(data)
+                bodiless.requested(request.method)
+                forward(data, context: context)
             }
         case (.body, .answering):
             break // a GET's body means nothing; Hummingbird drops it too
         case (.end, .answering(let answer)):
             phase = .idle
+            deadline?.requestEnded()
             send(answer, context: context)
         case (.end, _):
             phase = .idle
-            context.fireChannelRead(data)
+            deadline?.requestEnded()
+            forward(data, context: context)
         case (.body, _):
-            context.fireChannelRead(data)
+            forward(data, context: context)
         }
     }
 
+    private func forward(_ data: NIOAny, context: ChannelHandlerContext) {
+        forwardedSinceReadComplete = true
+        context.fireChannelRead(data)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        guard forwardedSinceReadComplete else { return }
+        forwardedSinceReadComplete = false
+        context.fireChannelReadComplete()
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { unansweredForwards -= 1 }
-        context.write(data, promise: promise)
+        let part = unwrapOutboundIn(data)
+        if case .end = part {
+            unansweredForwards -= 1
+            deadline?.responseEnded()
+        }
+        switch bodiless.verdict(on: part) {
+        case .pass: context.write(data, promise: promise)
+        case .refuse: promise?.fail(BodilessResponses.BodyNotAllowed())
+        case .endWithoutTerminator: context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer()))), promise: promise)
+        }
     }
 
     /// The answer the router would give, when it needs no waiting; `nil` to let the router answer.
@@ -104,12 +146,17 @@ final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         return known
     }
 
-    /// Writes `answer` with the headers Hummingbird adds to every response (`Date`, `Server`).
+    /// Writes `answer` with the headers Hummingbird adds to every response (`Date`, `Server`),
+    /// head and body flushed together, below the encoder.
     private func send(_ answer: PreparedAnswer, context: ChannelHandlerContext) {
-        context.write(wrapOutboundOut(.head(answer.wireHead.head(date: date.now(), server: serverName))), promise: nil)
+        guard let encoder else { return context.close(promise: nil) } // never: the channel has an encoder
+        let head = answer.wireHead.bytes(date: date.now(), server: serverName)
         if let body = answer.body, body.readableBytes > 0 {
-            context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+            encoder.write(NIOAny(IOData.byteBuffer(head)), promise: nil)
+            encoder.writeAndFlush(NIOAny(IOData.byteBuffer(body)), promise: nil)
+        } else {
+            encoder.writeAndFlush(NIOAny(IOData.byteBuffer(head)), promise: nil)
         }
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        deadline?.responseEnded()
     }
 }

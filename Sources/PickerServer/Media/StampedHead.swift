@@ -1,24 +1,27 @@
+import NIOCore
 import NIOHTTP1
 import Synchronization
 
-/// A prepared answer's head with the headers every response carries (`Date`, `Server`) added,
-/// made again only when the date's text changes: a remembered rendition answered many times a
-/// second is not given a fresh copy of its headers on each request.
+/// A prepared answer's head as it goes on the wire, with the headers every response carries
+/// (`Date`, `Server`) after its own, made again only when the date's text changes: a remembered
+/// rendition answered many times a second is not encoded afresh on each request.
 final class StampedHead: Sendable {
     private let head: HTTPResponseHead
-    private let stamped = Mutex<(date: String, head: HTTPResponseHead)?>(nil)
+    private let stamped = Mutex<(date: String, bytes: ByteBuffer)?>(nil)
 
     init(_ head: HTTPResponseHead) {
         self.head = head
     }
 
-    /// The head with `Date: date` and `Server: server` after its own headers.
-    func head(date: String, server: String) -> HTTPResponseHead {
-        if let made = stamped.withLock({ $0 }), made.date == date { return made.head }
-        var head = head
-        head.headers.add(name: "Date", value: date)
-        head.headers.add(name: "Server", value: server)
-        stamped.withLock { $0 = (date, head) }
-        return head
+    /// The head's bytes (status line, headers, `Date: date`, `Server: server`, the blank line),
+    /// as SwiftNIO's HTTP/1 encoder writes them.
+    func bytes(date: String, server: String) -> ByteBuffer {
+        if let made = stamped.withLock({ $0 }), made.date == date { return made.bytes }
+        var bytes = ByteBuffer()
+        bytes.writeString("HTTP/\(head.version.major).\(head.version.minor) \(head.status.code) \(head.status.reasonPhrase)\r\n")
+        for (name, value) in head.headers { bytes.writeString("\(name): \(value)\r\n") }
+        bytes.writeString("Date: \(date)\r\nServer: \(server)\r\n\r\n")
+        stamped.withLock { $0 = (date, bytes) }
+        return bytes
     }
 }
