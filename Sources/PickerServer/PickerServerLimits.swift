@@ -21,6 +21,9 @@ public struct PickerServerLimits: Sendable {
     /// visible cell's first image before a sharp upgrade — which then answers 429 in its place.
     /// A browser asks for six at a time at most.
     public var rendersPerSession = 32
+    /// How often a picker page's event stream (`api/events`) sends a comment line while nothing
+    /// happens, so that proxies keep it open (and a page gone without closing is noticed).
+    public var eventHeartbeat: Duration = .seconds(15)
     /// Where uploads are written while they arrive (each in a folder of its own, removed after);
     /// `nil`: the system's temporary folder.
     public var uploadFolder: URL?

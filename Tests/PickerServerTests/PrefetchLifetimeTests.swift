@@ -15,7 +15,10 @@ import TestSupport
 
         init() async throws {
             manager = CachingImageManager(configuration: ImageManagerConfiguration(maxConcurrentRenders: 1), rendering: rendering)
-            server = try await TestServer.indexed(imageManager: manager)
+            // No heartbeat whose failed write would tell of a closed page: only the connection's departure can.
+            var limits = PickerServerLimits()
+            limits.eventHeartbeat = .seconds(24 * 3_600)
+            server = try await TestServer.indexed(limits: limits, imageManager: manager)
         }
 
         /// Four of the camera roll's photos.
@@ -37,13 +40,11 @@ import TestSupport
         let ids = try await fixture.photos().map { $0.id.uuid.uuidString }
         #expect(try await person.send("POST", "prefetch", json: ["ids": ids, "w": 64, "h": 64, "mode": "fill"]).status == 204)
         try await HangGuard.waitUntil("the first prefetch render's start") { fixture.rendering.started.count == 1 }
+        try await HangGuard.waitUntil("the other three prefetch renders queued") { await fixture.manager.queuedRenderCount == 3 }
         #expect(fixture.manager.prefetchCount == 4)
-        #expect(await fixture.manager.queuedRenderCount == 3)
 
         page.close()
-        // The connection's departure tells at once; a hang guard below the 15 s heartbeat, whose
-        // failed write would tell too, so that this test fails if only the heartbeat did.
-        try await HangGuard.waitUntil("the prefetch stopped with its page", limit: .seconds(10)) {
+        try await HangGuard.waitUntil("the prefetch stopped with its page") {
             await fixture.manager.queuedRenderCount == 0 && fixture.manager.prefetchCount == 0
         }
         fixture.rendering.releaseHeld()

@@ -6,12 +6,13 @@ import PickerSessions
 
 /// The picker page's live feed (`GET api/events`, server-sent events): `library` when the
 /// library changed (files added or removed, imports, albums), `session` when the session's
-/// picks or state changed elsewhere; a comment line every 15 s keeps proxies from closing it.
+/// picks or state changed elsewhere; a comment line every ``PickerServerLimits/eventHeartbeat`` keeps proxies from closing it.
 /// The stream ends when the session ends or the page goes away; the session's prefetch stops
 /// with its last page (``PrefetchLedger``).
 struct PickerEvents: Sendable {
     let state: ServerState
-    var heartbeat: Duration = .seconds(15)
+    /// ``PickerServerLimits/eventHeartbeat``.
+    let heartbeat: Duration
 
     func add(to api: RouterGroup<BasicRequestContext>, grant: @escaping GrantResolver) {
         api.get("events") { _, context in

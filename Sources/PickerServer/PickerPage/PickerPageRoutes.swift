@@ -24,7 +24,7 @@ struct PickerPageRoutes: Sendable {
         browsing = PickerBrowsing(state: state)
         picking = PickerPicking(state: state)
         importing = PickerImporting(state: state)
-        events = PickerEvents(state: state)
+        events = PickerEvents(state: state, heartbeat: state.configuration.limits.eventHeartbeat)
     }
 
     func add(to router: Router<BasicRequestContext>) {
