@@ -30,6 +30,11 @@ actor FolderCache {
     private let file: URL?
     private let rootPath: String
     private var folders: [String: CachedFolder] = [:]
+    /// The last walk as it was given, kept so that a walk of an unchanged tree costs one `stat`
+    /// per folder (``unchangedWalk()``); `nil` until the first walk.
+    private var lastWalk: [CachedFolder]?
+    /// The position in ``lastWalk`` of each folder's path, for keeping it up to date as files are read.
+    private var lastWalkPositions: [String: Int] = [:]
     private var pathsByUUID: [UUID: String] = [:]
     /// The folders' paths in descending order, for passes over the unread files.
     private var sortedPaths: [String] = []
@@ -52,6 +57,7 @@ actor FolderCache {
     /// the folders passed over as already visited.
     func walk() throws -> [CachedFolder] {
         loadIfNeeded()
+        if let unchanged = unchangedWalk() { return unchanged }
         let known = folders
         let reuse: ListingReuse = { path, stamp in
             guard let folder = known[path], folder.listing.stamp == stamp, stamp.isSettled(listedAt: folder.listedAt) else { return nil }
@@ -88,7 +94,27 @@ actor FolderCache {
         }
         if current.count != known.count || !known.keys.allSatisfy({ current[$0] != nil }) { hasUnsavedChanges = true }
         folders = current
+        lastWalk = walked
+        lastWalkPositions = Dictionary(walked.indices.map { (walked[$0].listing.path, $0) }, uniquingKeysWith: { first, _ in first })
         return walked
+    }
+
+    /// The last walk again, when a new one would give the same: every folder it listed still has
+    /// the stamp it was listed with, and that listing is settled (see ``DirectoryStamp``). An added,
+    /// removed or renamed entry changes its folder's stamp, and a new folder its parent's, so a
+    /// `stat` of each folder (from one descriptor of the root) tells; `nil` when a walk is needed.
+    private func unchangedWalk() -> [CachedFolder]? {
+        guard let lastWalk, !lastWalk.isEmpty else { return nil }
+        let root = open(rootPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard root >= 0 else { return nil }
+        defer { close(root) }
+        var status = stat()
+        for folder in lastWalk {
+            guard let stamp = folder.listing.stamp, folder.listing.isComplete, stamp.isSettled(listedAt: folder.listedAt) else { return nil }
+            let found = folder.listing.path.isEmpty ? fstat(root, &status) : fstatat(root, folder.listing.path, &status, 0)
+            guard found == 0, DirectoryStamp(status) == stamp else { return nil }
+        }
+        return lastWalk
     }
 
     /// The outcome known for `file`, unless the file changed since.
@@ -105,10 +131,14 @@ actor FolderCache {
             let position = folder.files.indices.contains(reading.index) && folder.files[reading.index].name == reading.name
                 ? reading.index : folder.files.firstIndex { $0.name == reading.name }
             guard let position else { continue }
+            // Both references to the files are let go first, so that they are changed in place.
             folders[reading.directory] = nil
+            let walked = lastWalkPositions[reading.directory]
+            if let walked { lastWalk?[walked].files = [] }
             folder.files[position].version = reading.version
             folder.files[position].outcome = reading.outcome
             folders[reading.directory] = folder
+            if let walked { lastWalk?[walked].files = folder.files }
             hasUnsavedChanges = true
         }
     }
