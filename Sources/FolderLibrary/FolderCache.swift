@@ -94,8 +94,7 @@ actor FolderCache {
         }
         if current.count != known.count || !known.keys.allSatisfy({ current[$0] != nil }) { hasUnsavedChanges = true }
         folders = current
-        lastWalk = walked
-        lastWalkPositions = Dictionary(walked.indices.map { (walked[$0].listing.path, $0) }, uniquingKeysWith: { first, _ in first })
+        keepAsLastWalk(walked)
         return walked
     }
 
@@ -109,9 +108,12 @@ actor FolderCache {
         guard root >= 0 else { return nil }
         defer { close(root) }
         var status = stat()
-        for folder in lastWalk {
-            guard let stamp = folder.listing.stamp, folder.listing.isComplete, stamp.isSettled(listedAt: folder.listedAt) else { return nil }
-            let found = folder.listing.path.isEmpty ? fstat(root, &status) : fstatat(root, folder.listing.path, &status, 0)
+        // By position: a pass over every folder copies none.
+        for index in lastWalk.indices {
+            guard let stamp = lastWalk[index].listing.stamp, lastWalk[index].listing.isComplete,
+                  stamp.isSettled(listedAt: lastWalk[index].listedAt) else { return nil }
+            let path = lastWalk[index].listing.path
+            let found = path.isEmpty ? fstat(root, &status) : fstatat(root, path, &status, 0)
             guard found == 0, DirectoryStamp(status) == stamp else { return nil }
         }
         return lastWalk
@@ -200,7 +202,42 @@ actor FolderCache {
     private func loadIfNeeded() {
         guard !isLoaded else { return }
         isLoaded = true
-        if let file, let stored = FolderCacheFile.read(from: file, rootPath: rootPath) { folders = stored }
+        if let file, let stored = FolderCacheFile.read(from: file, rootPath: rootPath) {
+            folders = stored
+            if let walk = Self.storedWalk(of: stored) { keepAsLastWalk(walk) }
+        }
+    }
+
+    /// Keeps `walked` as the last walk (see ``unchangedWalk()``).
+    private func keepAsLastWalk(_ walked: [CachedFolder]) {
+        lastWalk = walked
+        lastWalkPositions = Dictionary(walked.indices.map { (walked[$0].listing.path, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The walk a ``FolderWalk`` makes of the tree the stored listings describe, in the same order
+    /// (depth first, each folder's subfolders by path), so that the first walk after a load is only
+    /// a `stat` of each folder when none changed. `nil` when the listings do not make a whole tree
+    /// without loops (a folder missing, one reached twice): a real walk then tells.
+    private static func storedWalk(of folders: [String: CachedFolder]) -> [CachedFolder]? {
+        struct Identity: Hashable {
+            let device: UInt64
+            let inode: UInt64
+        }
+        guard let rootStamp = folders[""]?.listing.stamp else { return nil }
+        var visited: Set<Identity> = [Identity(device: rootStamp.device, inode: rootStamp.inode)]
+        var pending = [""]
+        var walked: [CachedFolder] = []
+        walked.reserveCapacity(folders.count)
+        while let path = pending.popLast() {
+            guard let folder = folders[path] else { return nil }
+            let subdirectories = folder.listing.subdirectories
+            for subdirectory in subdirectories {
+                guard visited.insert(Identity(device: subdirectory.device, inode: subdirectory.inode)).inserted else { return nil }
+            }
+            pending.append(contentsOf: subdirectories.map(\.path).sorted(by: >))
+            walked.append(folder)
+        }
+        return walked.count == folders.count ? walked : nil
     }
 
     /// The files of a fresh listing, with the outcomes `old` knew for files whose size and

@@ -81,4 +81,24 @@ struct UnchangedWalkTests {
         _ = try await library.albumSummaries(filter: .all)
         #expect(reader.readFiles.count == readFirst + 1, "an unchanged tree is not read again")
     }
+
+    @Test("a library opened on a kept cache walks the tree as a fresh one does, with or without a symbolic-link loop",
+          arguments: [false, true])
+    func keptCacheWalksAsAFreshLibrary(withLoop: Bool) async throws {
+        let tree = try AlbumTree()
+        defer { tree.remove() }
+        if withLoop {
+            try FileManager.default.createSymbolicLink(atPath: tree.root.appendingPathComponent("Trip/Day 2/back").path, withDestinationPath: "..")
+        }
+        _ = try await library(tree, counting: CountingReader()).albumSummaries(filter: .all)
+        let reader = CountingReader()
+        let kept = FolderLibrary(root: tree.root, cacheFile: tree.cacheFile, metadataReading: reader, now: AlbumTree.hourAhead)
+        let fresh = FolderLibrary(root: tree.root)
+        #expect(try await kept.collections() == (try await fresh.collections()))
+        #expect(try await kept.albumSummaries(filter: .all) == (try await fresh.albumSummaries(filter: .all)))
+        let skipped = try await kept.skippedFiles(in: FolderLibrary.cameraRollID, filter: .all).map(\.path)
+        #expect(skipped == (try await fresh.skippedFiles(in: FolderLibrary.cameraRollID, filter: .all)).map(\.path))
+        #expect(skipped.contains("Trip/Day 2/back") == withLoop)
+        #expect(reader.readFiles.isEmpty)
+    }
 }
