@@ -24,7 +24,7 @@ enum FolderCacheFile {
     /// A file this process read or wrote and that is unchanged since is not decoded again.
     static func read(from url: URL, rootPath: String) -> [String: CachedFolder]? {
         if let known = SharedCacheFiles.folders(of: url, rootPath: rootPath) { return known }
-        guard let data = try? Data(contentsOf: url, options: .alwaysMapped), data.count >= headerSize else { return nil }
+        guard let data = try? Data(contentsOf: url, options: .mappedIfSafe), data.count >= headerSize else { return nil }
         let identity = SharedCacheFiles.identity(of: url)
         let stored = CacheBuffer(data: data, payloadOffset: headerSize)
         let folders = data.withUnsafeBytes { buffer -> [String: CachedFolder]? in
