@@ -146,9 +146,8 @@ public final class FolderLibrary: PhotoLibrary {
             let folders = try snapshot.folders(of: collection)
             let isExact = try await readMetadata(of: &snapshot, folders: folders, filter: options.mediaFilter)
             guard let limit = options.limit else {
-                let items = snapshot.items(in: folders, filter: options.mediaFilter, includingUnread: !isExact)
-                return FetchResult(source: FolderFetchSource(library: self, snapshot: snapshot, items: items, order: options.sortOrder,
-                                                             offset: options.offset, limit: nil))
+                return FetchResult(source: FolderFetchSource(library: self, snapshot: snapshot, folders: folders, filter: options.mediaFilter,
+                                                             includingUnread: !isExact, order: options.sortOrder, offset: options.offset, limit: nil))
             }
             // A page asked for by its size needs only the items up to its end: a short page of a
             // large collection is picked in one pass over the files, without a list of them all.
