@@ -30,6 +30,11 @@ actor FolderCache {
     private let file: URL?
     private let rootPath: String
     private var folders: [String: CachedFolder] = [:]
+    /// The last walk as it was given, kept so that a walk of an unchanged tree costs one `stat`
+    /// per folder (``unchangedWalk()``); `nil` until the first walk.
+    private var lastWalk: [CachedFolder]?
+    /// The position in ``lastWalk`` of each folder's path, for keeping it up to date as files are read.
+    private var lastWalkPositions: [String: Int] = [:]
     private var pathsByUUID: [UUID: String] = [:]
     /// The folders' paths in descending order, for passes over the unread files.
     private var sortedPaths: [String] = []
@@ -52,6 +57,7 @@ actor FolderCache {
     /// the folders passed over as already visited.
     func walk() throws -> [CachedFolder] {
         loadIfNeeded()
+        if let unchanged = unchangedWalk() { return unchanged }
         let known = folders
         let reuse: ListingReuse = { path, stamp in
             guard let folder = known[path], folder.listing.stamp == stamp, stamp.isSettled(listedAt: folder.listedAt) else { return nil }
@@ -88,7 +94,29 @@ actor FolderCache {
         }
         if current.count != known.count || !known.keys.allSatisfy({ current[$0] != nil }) { hasUnsavedChanges = true }
         folders = current
+        keepAsLastWalk(walked)
         return walked
+    }
+
+    /// The last walk again, when a new one would give the same: every folder it listed still has
+    /// the stamp it was listed with, and that listing is settled (see ``DirectoryStamp``). An added,
+    /// removed or renamed entry changes its folder's stamp, and a new folder its parent's, so a
+    /// `stat` of each folder (from one descriptor of the root) tells; `nil` when a walk is needed.
+    private func unchangedWalk() -> [CachedFolder]? {
+        guard let lastWalk, !lastWalk.isEmpty else { return nil }
+        let root = open(rootPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard root >= 0 else { return nil }
+        defer { close(root) }
+        var status = stat()
+        // By position: a pass over every folder copies none.
+        for index in lastWalk.indices {
+            guard let stamp = lastWalk[index].listing.stamp, lastWalk[index].listing.isComplete,
+                  stamp.isSettled(listedAt: lastWalk[index].listedAt) else { return nil }
+            let path = lastWalk[index].listing.path
+            let found = path.isEmpty ? fstat(root, &status) : fstatat(root, path, &status, 0)
+            guard found == 0, DirectoryStamp(status) == stamp else { return nil }
+        }
+        return lastWalk
     }
 
     /// The outcome known for `file`, unless the file changed since.
@@ -105,10 +133,14 @@ actor FolderCache {
             let position = folder.files.indices.contains(reading.index) && folder.files[reading.index].name == reading.name
                 ? reading.index : folder.files.firstIndex { $0.name == reading.name }
             guard let position else { continue }
+            // Both references to the files are let go first, so that they are changed in place.
             folders[reading.directory] = nil
+            let walked = lastWalkPositions[reading.directory]
+            if let walked { lastWalk?[walked].files = [] }
             folder.files[position].version = reading.version
             folder.files[position].outcome = reading.outcome
             folders[reading.directory] = folder
+            if let walked { lastWalk?[walked].files = folder.files }
             hasUnsavedChanges = true
         }
     }
@@ -170,7 +202,42 @@ actor FolderCache {
     private func loadIfNeeded() {
         guard !isLoaded else { return }
         isLoaded = true
-        if let file, let stored = FolderCacheFile.read(from: file, rootPath: rootPath) { folders = stored }
+        if let file, let stored = FolderCacheFile.read(from: file, rootPath: rootPath) {
+            folders = stored
+            if let walk = Self.storedWalk(of: stored) { keepAsLastWalk(walk) }
+        }
+    }
+
+    /// Keeps `walked` as the last walk (see ``unchangedWalk()``).
+    private func keepAsLastWalk(_ walked: [CachedFolder]) {
+        lastWalk = walked
+        lastWalkPositions = Dictionary(walked.indices.map { (walked[$0].listing.path, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The walk a ``FolderWalk`` makes of the tree the stored listings describe, in the same order
+    /// (depth first, each folder's subfolders by path), so that the first walk after a load is only
+    /// a `stat` of each folder when none changed. `nil` when the listings do not make a whole tree
+    /// without loops (a folder missing, one reached twice): a real walk then tells.
+    private static func storedWalk(of folders: [String: CachedFolder]) -> [CachedFolder]? {
+        struct Identity: Hashable {
+            let device: UInt64
+            let inode: UInt64
+        }
+        guard let rootStamp = folders[""]?.listing.stamp else { return nil }
+        var visited: Set<Identity> = [Identity(device: rootStamp.device, inode: rootStamp.inode)]
+        var pending = [""]
+        var walked: [CachedFolder] = []
+        walked.reserveCapacity(folders.count)
+        while let path = pending.popLast() {
+            guard let folder = folders[path] else { return nil }
+            let subdirectories = folder.listing.subdirectories
+            for subdirectory in subdirectories {
+                guard visited.insert(Identity(device: subdirectory.device, inode: subdirectory.inode)).inserted else { return nil }
+            }
+            pending.append(contentsOf: subdirectories.map(\.path).sorted(by: >))
+            walked.append(folder)
+        }
+        return walked.count == folders.count ? walked : nil
     }
 
     /// The files of a fresh listing, with the outcomes `old` knew for files whose size and

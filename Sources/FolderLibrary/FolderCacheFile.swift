@@ -14,7 +14,7 @@ import MediaProbing
 enum FolderCacheFile {
     /// "APFOLDER", then the format version.
     private static let magic: UInt64 = 0x5245_444C_4F46_5041
-    private static let version: UInt32 = 2
+    private static let version: UInt32 = 3
     /// Magic, version, checksum, payload length.
     private static let headerSize = 8 + 4 + 8 + 8
 

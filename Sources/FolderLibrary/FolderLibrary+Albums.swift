@@ -14,11 +14,11 @@ extension FolderLibrary {
             let isExact = try await readMetadata(of: &snapshot, folders: Array(snapshot.folders.indices), filter: filter)
             var oldest: [FolderSnapshot.Item?] = Array(repeating: nil, count: snapshot.folders.count)
             var counts = Array(repeating: 0, count: snapshot.folders.count)
-            for item in snapshot.items(in: Array(snapshot.folders.indices), filter: filter, includingUnread: !isExact) {
+            snapshot.forEachItem(in: Array(snapshot.folders.indices), filter: filter, includingUnread: !isExact) { item in
                 counts[item.folder] += 1
                 // A provisional key asset is the oldest of the files read so far.
-                guard item.isRead else { continue }
-                if let current = oldest[item.folder], !snapshot.precedes(item, current, in: .oldestFirst) { continue }
+                guard item.isRead else { return }
+                if let current = oldest[item.folder], !snapshot.precedes(item, current, in: .oldestFirst) { return }
                 oldest[item.folder] = item
             }
             var rollKey: FolderSnapshot.Item?

@@ -134,7 +134,7 @@ public final class FolderLibrary: PhotoLibrary {
             var snapshot = try await snapshot()
             let folders = try snapshot.folders(of: collection)
             let isExact = try await readMetadata(of: &snapshot, folders: folders, filter: filter)
-            return snapshot.items(in: folders, filter: filter, includingUnread: !isExact).count
+            return snapshot.itemCount(in: folders, filter: filter, includingUnread: !isExact)
         }
     }
 
@@ -145,10 +145,19 @@ public final class FolderLibrary: PhotoLibrary {
             var snapshot = try await snapshot()
             let folders = try snapshot.folders(of: collection)
             let isExact = try await readMetadata(of: &snapshot, folders: folders, filter: options.mediaFilter)
-            let items = snapshot.items(in: folders, filter: options.mediaFilter, includingUnread: !isExact)
+            guard let limit = options.limit else {
+                return FetchResult(source: FolderFetchSource(library: self, snapshot: snapshot, folders: folders, filter: options.mediaFilter,
+                                                             includingUnread: !isExact, order: options.sortOrder, offset: options.offset, limit: nil))
+            }
+            // A page asked for by its size needs only the items up to its end: a short page of a
+            // large collection is picked in one pass over the files, without a list of them all.
+            let offset = max(0, options.offset), end = offset + max(0, limit)
+            let total = snapshot.itemCount(in: folders, filter: options.mediaFilter, includingUnread: !isExact)
+            let items = end < total / 8
+                ? snapshot.first(end, in: folders, filter: options.mediaFilter, includingUnread: !isExact, order: options.sortOrder)
+                : snapshot.items(in: folders, filter: options.mediaFilter, includingUnread: !isExact)
             let source = FolderFetchSource(library: self, snapshot: snapshot, items: items, order: options.sortOrder,
-                                           offset: options.offset, limit: options.limit)
-            guard options.limit != nil else { return FetchResult(source: source) }
+                                           offset: offset, limit: limit)
             // A page asked for by its size is made now: its count is the assets it holds.
             return FetchResult(assets: try await source.assets(in: 0..<source.count))
         }

@@ -38,24 +38,52 @@ extension FolderSnapshot {
         guard let count, count < items.count / 8 else {
             return items.sorted { precedes($0, $1, in: order) }
         }
-        guard count > 0 else { return [] }
-        var best: [Item] = []
-        best.reserveCapacity(count + 1)
+        var best = BestItems(count: count)
         // Items come in walk order (folders by path; dated folders oldest first): newest first,
         // they are taken from the end, so that most are passed over after one comparison.
         // The result is the same either way.
-        for item in order == .newestFirst ? AnySequence(items.reversed()) : AnySequence(items) {
-            if best.count == count {
-                guard let last = best.last, precedes(item, last, in: order) else { continue }
-                best.removeLast()
-            }
-            var low = 0, high = best.count
-            while low < high {
-                let middle = (low + high) / 2
-                if precedes(best[middle], item, in: order) { low = middle + 1 } else { high = middle }
-            }
-            best.insert(item, at: low)
+        if order == .newestFirst {
+            for item in items.reversed() { offer(item, to: &best, in: order) }
+        } else {
+            for item in items { offer(item, to: &best, in: order) }
         }
-        return best
+        return best.items
+    }
+
+    /// The first `count` in `order` of the items ``items(in:filter:includingUnread:)`` gives,
+    /// sorted, picked in one pass without making the list of them all.
+    func first(_ count: Int, in folderIndices: [Int], filter: MediaFilter, includingUnread: Bool, order: DateOrder) -> [Item] {
+        var best = BestItems(count: count)
+        // As above: newest first, from the end of the walk.
+        forEachItem(in: folderIndices, filter: filter, includingUnread: includingUnread, reversed: order == .newestFirst) {
+            offer($0, to: &best, in: order)
+        }
+        return best.items
+    }
+
+    /// The best items seen so far, sorted, at most `count` of them.
+    struct BestItems {
+        let count: Int
+        var items: [Item] = []
+
+        init(count: Int) {
+            self.count = max(0, count)
+            items.reserveCapacity(self.count + 1)
+        }
+    }
+
+    /// Keeps `item` among `best` when it comes before the last of them (or they are not full).
+    private func offer(_ item: Item, to best: inout BestItems, in order: DateOrder) {
+        guard best.count > 0 else { return }
+        if best.items.count == best.count {
+            guard let last = best.items.last, precedes(item, last, in: order) else { return }
+            best.items.removeLast()
+        }
+        var low = 0, high = best.items.count
+        while low < high {
+            let middle = (low + high) / 2
+            if precedes(best.items[middle], item, in: order) { low = middle + 1 } else { high = middle }
+        }
+        best.items.insert(item, at: low)
     }
 }

@@ -48,6 +48,22 @@ struct FolderSnapshot: Sendable {
 
     var fileCount: Int { folders.reduce(0) { $0 + $1.files.count } }
 
+    /// How many items ``items(in:filter:includingUnread:)`` gives, counted without making them.
+    func itemCount(in folderIndices: [Int], filter: MediaFilter, includingUnread: Bool) -> Int {
+        var count = 0
+        for index in folderIndices {
+            let files = folders[index].files
+            for file in files.indices where filter.includes(files[file].mediaType) {
+                switch files[file].state {
+                case .readable: count += 1
+                case .unread where includingUnread: count += 1
+                default: continue
+                }
+            }
+        }
+        return count
+    }
+
     /// The files of `folderIndices` that pass `filter` and whose metadata is not known.
     func unreadCount(in folderIndices: [Int], filter: MediaFilter) -> Int {
         var count = 0
@@ -64,23 +80,36 @@ struct FolderSnapshot: Sendable {
     /// else by its folder's (the time a file was last added to it).
     func items(in folderIndices: [Int], filter: MediaFilter, includingUnread: Bool = false) -> [Item] {
         var items: [Item] = []
-        for folderIndex in folderIndices {
+        forEachItem(in: folderIndices, filter: filter, includingUnread: includingUnread) { items.append($0) }
+        return items
+    }
+
+    /// Calls `body` with each item ``items(in:filter:includingUnread:)`` gives, in its order
+    /// (`reversed`: the other way round), without making the list: a pass over a large library
+    /// that keeps a few of them touches no more memory than that.
+    func forEachItem(in folderIndices: [Int], filter: MediaFilter, includingUnread: Bool, reversed: Bool = false,
+                     _ body: (Item) -> Void) {
+        for position in folderIndices.indices {
+            let folderIndex = folderIndices[reversed ? folderIndices.count - 1 - position : position]
             let files = folders[folderIndex].files
             let folderDate = Self.date(nanoseconds: folders[folderIndex].listing.stamp?.modificationTime ?? 0)
-            for fileIndex in files.indices where filter.includes(files[fileIndex].mediaType) {
+            var fileIndex = reversed ? files.count - 1 : 0
+            let step = reversed ? -1 : 1
+            while fileIndex >= 0 && fileIndex < files.count {
+                defer { fileIndex += step }
+                guard filter.includes(files[fileIndex].mediaType) else { continue }
                 switch files[fileIndex].state {
                 case .readable:
                     let date = files[fileIndex].creationDate ?? files[fileIndex].version.map { Self.date(nanoseconds: $0.modificationTime) } ?? folderDate
-                    items.append(Item(folder: folderIndex, file: fileIndex, creationDate: date, isRead: true))
+                    body(Item(folder: folderIndex, file: fileIndex, creationDate: date, isRead: true))
                 case .unread where includingUnread:
                     let date = files[fileIndex].version.map { Self.date(nanoseconds: $0.modificationTime) } ?? folderDate
-                    items.append(Item(folder: folderIndex, file: fileIndex, creationDate: date, isRead: false))
+                    body(Item(folder: folderIndex, file: fileIndex, creationDate: date, isRead: false))
                 default:
                     continue
                 }
             }
         }
-        return items
     }
 
     /// The file of an item, as `stat` last saw it (known for every read file).

@@ -70,11 +70,12 @@ package struct FolderWalk: Sendable {
                 continue
             }
             if name.hasPrefix(".") { continue }
-            let relativePath = Self.join(directory, name)
             if detail == .nameOnly, Int(entry.pointee.d_type) == Int(DT_REG) {
                 if let type = types.mediaType(ofFileNamed: name) { listing.names.append(NamedFile(name: name, mediaType: type)) }
                 continue
             }
+            // Made only past the loop's fast path: a name-only listing of a large folder joins no path.
+            let relativePath = Self.join(directory, name)
             var status = stat()
             guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
                 listing.skipped.append(SkippedFile(path: relativePath, reason: "cannot read: \(Self.lastErrorText())"))
