@@ -5,6 +5,7 @@ import * as api from "./api.js";
 import { AlbumList } from "./albums.js";
 import { AssetSource, preloadFirstPage, forgetPreloads } from "./asset-source.js";
 import { Browser } from "./browser.js";
+import { prepareCells } from "./cell.js";
 import { listen } from "./events.js";
 import { Grid } from "./grid.js";
 import { t, setLanguage, preferredLanguage, onLanguageChange, formatBytes, albumTitle } from "./i18n.js";
@@ -97,11 +98,20 @@ function showAlbums() {
   preloadCameraRoll();
 }
 
-/** The first window of All Photos, fetched while the album list shows, so that its grid opens at once. */
-function preloadCameraRoll() {
-  const cameraRoll = albumList.albums.find((album) => album.kind === "cameraRoll");
-  if (cameraRoll) preloadFirstPage(cameraRoll.id, gridQuery());
+/**
+ * The first window of All Photos, fetched while the album list shows, so that its grid opens at
+ * once; resolves when it is here.
+ */
+function preloadCameraRoll(albums = albumList.albums) {
+  const cameraRoll = albums.find((album) => album.kind === "cameraRoll");
+  return cameraRoll ? preloadFirstPage(cameraRoll.id, gridQuery()) : Promise.resolve();
 }
+
+// Another album: its first window is fetched as the pointer goes down on it, before the click.
+$("album-list").addEventListener("pointerdown", (event) => {
+  const album = albumList.album(event.target.closest?.("button.album")?.dataset.albumId);
+  if (album) preloadFirstPage(album.id, gridQuery());
+});
 
 function gridQuery() {
   return { sort: sortToggle.getAttribute("aria-pressed") === "true" ? "oldest" : "newest", media: mediaFilter.value };
@@ -118,7 +128,9 @@ function openAlbum(album) {
 async function loadGrid({ focus = false } = {}) {
   const source = new AssetSource(currentAlbum.id, gridQuery());
   await grid.open(source);
-  if (focus) grid.moveFocus(0, { select: false });
+  // In the next frame: focusing lays the new cells out, which the frame does anyway; done at
+  // once, that layout would hold back the requests of their thumbnails.
+  if (focus) requestAnimationFrame(() => grid.source === source && grid.moveFocus(0, { select: false }));
 }
 
 function showGridTotal() {
@@ -250,9 +262,15 @@ feed = listen({
   onLost: () => api.getSession().catch((error) => ([404, 410].includes(error.status) ? finish("ended") : fail(error))),
 });
 
-// Start on the album list.
+// Start on the album list, shown once All Photos' first window is here too (waited for a moment
+// at most): a click on it then makes the grid's cells and asks for their thumbnails at once.
+const FIRST_WINDOW_WAIT_MS = 500;
 try {
-  await albumList.load(firstAlbums);
+  const albums = await firstAlbums;
+  const firstWindow = preloadCameraRoll(albums);
+  prepareCells(); // while the first window is on its way
+  await Promise.race([firstWindow, new Promise((resolve) => setTimeout(resolve, FIRST_WINDOW_WAIT_MS))]);
+  await albumList.load(Promise.resolve(albums));
   showAlbums();
   if (session.droppedPreselected?.length) announce(t("droppedPreselected", { count: session.droppedPreselected.length }));
 } catch (error) {
