@@ -7,6 +7,7 @@ import { AssetSource, preloadFirstPage, forgetPreloads } from "./asset-source.js
 import { Browser } from "./browser.js";
 import { prepareCells } from "./cell.js";
 import { listen } from "./events.js";
+import { onFirstScreen } from "./first-screen.js";
 import { Grid } from "./grid.js";
 import { t, setLanguage, preferredLanguage, onLanguageChange, formatBytes, albumTitle } from "./i18n.js";
 import { setUpImporting } from "./importing.js";
@@ -127,6 +128,9 @@ function openAlbum(album) {
 /** Opens the grid on the current album, sort and filter; `focus` moves the keyboard focus to its first cell. */
 async function loadGrid({ focus = false } = {}) {
   const source = new AssetSource(currentAlbum.id, gridQuery());
+  // The browser gives the page six connections to the server and the live feed holds one: it
+  // steps aside until the first screen's thumbnails are shown, then catches up (catchUp).
+  feed?.pause();
   await grid.open(source);
   // In the next frame: focusing lays the new cells out, which the frame does anyway; done at
   // once, that layout would hold back the requests of their thumbnails.
@@ -246,8 +250,28 @@ async function refreshLibrary() {
   }
 }
 
+/**
+ * The live feed was closed for a while (a pause, a dropped stream): what it did not tell.
+ * The session's picks and state, and a library change, seen in the albums' counts, posters or titles.
+ */
+function catchUp() {
+  selection.enqueue(async () => {
+    const current = await api.getSession();
+    if (current.state !== "picking") finish(current.state === "complete" ? "complete" : "cancelled");
+    else selection.apply(current.selection);
+  }).catch(fail);
+  api.getAlbums().then((albums) => {
+    const seen = (list) => JSON.stringify(list.map(({ id, title, count, posterId }) => [id, title, count, posterId ?? null])
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+    if (seen(albums) !== seen(albumList.albums)) refreshLibrary();
+  }).catch(fail);
+}
+
+onFirstScreen(() => feed?.resume());
+
 // The live feed.
 feed = listen({
+  onReopen: () => catchUp(),
   onLibrary: () => refreshLibrary(),
   onSession: (data) => {
     if (data.state && data.state !== "picking") {
