@@ -234,9 +234,13 @@ export class Grid {
         this.rowElements.delete(row);
       }
     }
+    // An opening grid makes only the rows on screen inside the click; those kept around them
+    // follow in the next frame.
+    const [from, to] = this.opening ? [firstVisible, lastVisible] : [first, last];
+    if (this.opening) this.scheduleRender();
     const rows = [];
-    for (let row = first; row <= last; row += 1) rows.push(row);
-    if (focusRow < this.rowCount && (focusRow < first || focusRow > last)) rows.push(focusRow);
+    for (let row = from; row <= to; row += 1) rows.push(row);
+    if (focusRow < this.rowCount && (focusRow < from || focusRow > to)) rows.push(focusRow);
     for (const row of rows) {
       let element = this.rowElements.get(row);
       if (!element) {
@@ -244,8 +248,9 @@ export class Grid {
         this.rowElements.set(row, element);
         this.sizer.append(element);
       }
-      const beyond = this.opening && (row < firstVisible || row > lastVisible);
-      this.fillRow(element, { fast: jumped || this.opening, defer: jumped || beyond });
+      // Until the first screen is shown, the rows beyond it take quick thumbnails, and wait.
+      const beyond = this.awaitingFirstScreen && (row < firstVisible || row > lastVisible);
+      this.fillRow(element, { fast: jumped || this.opening || beyond, defer: jumped || beyond });
     }
     this.source.loadRange(first * this.columns, Math.min(this.total - 1, (last + 1) * this.columns - 1))
       .catch((error) => this.onError(error));
