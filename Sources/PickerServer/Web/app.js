@@ -118,6 +118,25 @@ function gridQuery() {
   return { sort: sortToggle.getAttribute("aria-pressed") === "true" ? "oldest" : "newest", media: mediaFilter.value };
 }
 
+/**
+ * The grid's box for All Photos, measured ahead (before any grid opened, the page unchanged
+ * since): showing the grid view as a click on All Photos will (its title, its count), for one
+ * layout while the album list waits, then the album list again; nothing is painted between.
+ */
+let measuredGrid = null;
+function measureGrid(cameraRoll) {
+  if (!cameraRoll) return;
+  const title = $("view-title").textContent;
+  showView("grid");
+  $("view-title").textContent = albumTitle(cameraRoll);
+  showTotal(cameraRoll.count);
+  measuredGrid = { albumId: cameraRoll.id, query: JSON.stringify(gridQuery()), box: grid.measure() };
+  showView("albums");
+  $("view-title").textContent = title;
+}
+addEventListener("resize", () => { measuredGrid = null; });
+onLanguageChange(() => { measuredGrid = null; });
+
 function openAlbum(album) {
   currentAlbum = album;
   showView("grid");
@@ -131,14 +150,20 @@ async function loadGrid({ focus = false } = {}) {
   // The browser gives the page six connections to the server and the live feed holds one: it
   // steps aside until the first screen's thumbnails are shown, then catches up (catchUp).
   feed?.pause();
-  await grid.open(source);
+  const measured = measuredGrid;
+  measuredGrid = null; // once: the grid does not start at its top again
+  const box = measured?.albumId === currentAlbum.id && measured.query === JSON.stringify(gridQuery()) ? measured.box : null;
+  await grid.open(source, { box });
   // In the next frame: focusing lays the new cells out, which the frame does anyway; done at
   // once, that layout would hold back the requests of their thumbnails.
   if (focus) requestAnimationFrame(() => grid.source === source && grid.moveFocus(0, { select: false }));
 }
 
 function showGridTotal() {
-  const total = grid.total;
+  showTotal(grid.total);
+}
+
+function showTotal(total) {
   $("grid-total").textContent = t("items", { count: total });
   $("grid-empty").hidden = total > 0;
 }
@@ -292,7 +317,9 @@ const FIRST_WINDOW_WAIT_MS = 500;
 try {
   const albums = await firstAlbums;
   const firstWindow = preloadCameraRoll(albums);
-  prepareCells(); // while the first window is on its way
+  // While the first window is on its way.
+  prepareCells();
+  measureGrid(albums.find((album) => album.kind === "cameraRoll"));
   await Promise.race([firstWindow, new Promise((resolve) => setTimeout(resolve, FIRST_WINDOW_WAIT_MS))]);
   await albumList.load(Promise.resolve(albums));
   showAlbums();
