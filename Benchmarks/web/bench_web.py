@@ -96,6 +96,27 @@ class Server:
             self.cookie = response.headers["Set-Cookie"].split(";")[0]
         self.person = {"Cookie": self.cookie, "Origin": self.base}
 
+    def cpu_seconds(self):
+        """The server's CPU time so far (user + system), or None where /proc cannot say."""
+        try:
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def wait_until_idle(self, quiet=0.3, limit=60):
+        """Waits until the server used no CPU for `quiet` seconds (`limit` seconds at most): the
+        renders a browser that has quit asked for (its sharp upgrades, its prefetch of the rows
+        further down) are done, and the next browser meets a quiet server."""
+        deadline = time.monotonic() + limit
+        last = self.cpu_seconds()
+        while last is not None and time.monotonic() < deadline:
+            time.sleep(quiet)
+            now = self.cpu_seconds()
+            if now is None or now - last < 0.01:
+                return
+            last = now
+
     def new_session(self):
         return json.loads(http("POST", self.base + "/v1/sessions", self.key, {"pickingConfig": {"maxItemCount": "100"}}))
 
@@ -272,7 +293,8 @@ def thumbnail_bytes(server, picker_uri, box):
 
 def first_screen_case(arguments, variant, library, viewport, floor_nginx, floor_root, workdir):
     """One library on one screen: ours cold (a new server, empty rendition cache, a new browser),
-    ours warm (more new browsers, same server, once the cells' final thumbnails are rendered),
+    ours warm (more new browsers, same server, once the cells' final thumbnails are rendered and
+    the server is idle again after each),
     then the static floor (new browsers, nginx)."""
     import floor_page
     import grid_first_screen as grid
@@ -293,8 +315,12 @@ def first_screen_case(arguments, variant, library, viewport, floor_nginx, floor_
         # server when it stays open (it quits at the mark here), and the floor's files.
         picker_uri = server.new_session()["pickerUri"]
         thumbnails = [thumbnail_bytes(server, picker_uri, box) for box in boxes]
-        warm = [grid.first_screen(server.new_session()["pickerUri"], server.cookie, viewport)
-                for _ in range(arguments.warm_runs)]
+        warm = []
+        for _ in range(arguments.warm_runs):
+            # The browser before asked for the rows further down (a prefetch that outlives it):
+            # warm means those renders are done, not that they share the cores with this one.
+            server.wait_until_idle()
+            warm.append(grid.first_screen(server.new_session()["pickerUri"], server.cookie, viewport))
     finally:
         server.stop()
     page = floor_page.write_page(floor_root, slug, boxes, thumbnails)

@@ -16,12 +16,14 @@ session, with the page switched to Simplified Chinese, is cancelled and lists no
 picks a range with Shift+Right x3 and shrinks it with Shift+Left x2 (the cells that fall out are
 unpicked, the others keep their pick numbers), then reloads the page: the page links its files
 under /ui/<version>/ and the reload fetches none of them from the server (all from the cache).
-Last, a second server of the same binary on a library of a few hundred photos: with every
+Last, a second server of the same binary on a library of a few hundred photos: once its first
+screen is sharp, a second browser opening it gets the final thumbnails as its quick ones and asks
+for none of them again (e2e_warm_final); then, with every
 thumbnail request held in the browser, the grid scrolls far down; the requests of the cells that
 left are cancelled before reaching the server, and once let through, every cell in view shows its image.
 
 Each part lives in a module beside this file (e2e_client, e2e_page, e2e_sign_in, e2e_picking,
-e2e_cancel, e2e_range_reload, e2e_scroll_cancel with e2e_scroll_server and e2e_devtools; e2e_common
+e2e_cancel, e2e_range_reload, e2e_scroll_cancel with e2e_scroll_server, e2e_warm_final and e2e_devtools; e2e_common
 for what they share). Run by scripts/e2e.sh, which starts
 the server:
     python3 Tests/E2E/picker_e2e.py --base http://127.0.0.1:PORT/ --key CLIENT_KEY --sign-in SIGN_IN_URL \

@@ -35,6 +35,7 @@ import TestSupport
         #expect(standIn.status == 200)
         #expect(standIn.header("Cache-Control") == "no-store")
         #expect(standIn.header("ETag") == nil)
+        #expect(standIn.header("Server-Timing") == nil)
         let final = try await person.get(path)
         let tag = try #require(final.header("ETag"))
         #expect(ImageFileProbe.jpegSize(final.body)! == (96, 96))
@@ -42,6 +43,8 @@ import TestSupport
         #expect(quick.header("ETag") == tag)
         #expect(quick.header("Cache-Control") == final.header("Cache-Control"))
         #expect(quick.header("X-Image-Degraded") == "0")
+        #expect(quick.header("Server-Timing") == "final") // the page reads it: no upgrade needed
+        #expect(final.header("Server-Timing") == "final")
         #expect(quick.body == final.body)
         #expect(try await person.get(path + "&delivery=fast", headers: ["If-None-Match": tag]).status == 304)
         #expect(try await person.get(path, headers: ["If-None-Match": tag]).status == 304)

@@ -66,12 +66,17 @@ struct MediaResponder: Sendable {
     }
 
     /// A rendition's answer: tagged and cacheable when it is the final one (`tag` given), else `no-store`.
+    ///
+    /// The final one also says so in `Server-Timing: final`: the one header of an `<img>`'s answer
+    /// a page can read (its resource timing), so that the picker page does not fetch again as an
+    /// upgrade what a `fast` request was answered with already.
     private func answer(_ bytes: ByteBuffer, contentType: String, pixelSize: String, tag: String?, degraded: Bool) -> PreparedAnswer {
         var headers: HTTPFields = [.contentType: contentType]
         headers[.contentLength] = String(bytes.readableBytes)
         if let tag {
             headers[.eTag] = tag
             headers[.cacheControl] = cacheControl
+            headers[Self.serverTiming] = "final"
         } else {
             headers[.cacheControl] = "no-store"
         }
@@ -105,6 +110,7 @@ struct MediaResponder: Sendable {
 
     private static let imageSize = HTTPField.Name("X-Image-Size")!
     private static let imageDegraded = HTTPField.Name("X-Image-Degraded")!
+    private static let serverTiming = HTTPField.Name("Server-Timing")!
 
     /// The asset's original file, or the part of it a `Range` header asks for.
     func original(of asset: Asset, request: Request, context: some RequestContext) async throws -> Response {

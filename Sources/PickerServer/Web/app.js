@@ -5,7 +5,9 @@ import * as api from "./api.js";
 import { AlbumList } from "./albums.js";
 import { AssetSource, preloadFirstPage, forgetPreloads } from "./asset-source.js";
 import { Browser } from "./browser.js";
+import { prepareCells } from "./cell.js";
 import { listen } from "./events.js";
+import { onFirstScreen } from "./first-screen.js";
 import { Grid } from "./grid.js";
 import { t, setLanguage, preferredLanguage, onLanguageChange, formatBytes, albumTitle } from "./i18n.js";
 import { setUpImporting } from "./importing.js";
@@ -97,15 +99,43 @@ function showAlbums() {
   preloadCameraRoll();
 }
 
-/** The first window of All Photos, fetched while the album list shows, so that its grid opens at once. */
-function preloadCameraRoll() {
-  const cameraRoll = albumList.albums.find((album) => album.kind === "cameraRoll");
-  if (cameraRoll) preloadFirstPage(cameraRoll.id, gridQuery());
+/**
+ * The first window of All Photos, fetched while the album list shows, so that its grid opens at
+ * once; resolves when it is here.
+ */
+function preloadCameraRoll(albums = albumList.albums) {
+  const cameraRoll = albums.find((album) => album.kind === "cameraRoll");
+  return cameraRoll ? preloadFirstPage(cameraRoll.id, gridQuery()) : Promise.resolve();
 }
+
+// Another album: its first window is fetched as the pointer goes down on it, before the click.
+$("album-list").addEventListener("pointerdown", (event) => {
+  const album = albumList.album(event.target.closest?.("button.album")?.dataset.albumId);
+  if (album) preloadFirstPage(album.id, gridQuery());
+});
 
 function gridQuery() {
   return { sort: sortToggle.getAttribute("aria-pressed") === "true" ? "oldest" : "newest", media: mediaFilter.value };
 }
+
+/**
+ * The grid's box for All Photos, measured ahead (before any grid opened, the page unchanged
+ * since): showing the grid view as a click on All Photos will (its title, its count), for one
+ * layout while the album list waits, then the album list again; nothing is painted between.
+ */
+let measuredGrid = null;
+function measureGrid(cameraRoll) {
+  if (!cameraRoll) return;
+  const title = $("view-title").textContent;
+  showView("grid");
+  $("view-title").textContent = albumTitle(cameraRoll);
+  showTotal(cameraRoll.count);
+  measuredGrid = { albumId: cameraRoll.id, query: JSON.stringify(gridQuery()), box: grid.measure() };
+  showView("albums");
+  $("view-title").textContent = title;
+}
+addEventListener("resize", () => { measuredGrid = null; });
+onLanguageChange(() => { measuredGrid = null; });
 
 function openAlbum(album) {
   currentAlbum = album;
@@ -117,12 +147,23 @@ function openAlbum(album) {
 /** Opens the grid on the current album, sort and filter; `focus` moves the keyboard focus to its first cell. */
 async function loadGrid({ focus = false } = {}) {
   const source = new AssetSource(currentAlbum.id, gridQuery());
-  await grid.open(source);
-  if (focus) grid.moveFocus(0, { select: false });
+  // The browser gives the page six connections to the server and the live feed holds one: it
+  // steps aside until the first screen's thumbnails are shown, then catches up (catchUp).
+  feed?.pause();
+  const measured = measuredGrid;
+  measuredGrid = null; // once: the grid does not start at its top again
+  const box = measured?.albumId === currentAlbum.id && measured.query === JSON.stringify(gridQuery()) ? measured.box : null;
+  await grid.open(source, { box });
+  // In the next frame: focusing lays the new cells out, which the frame does anyway; done at
+  // once, that layout would hold back the requests of their thumbnails.
+  if (focus) requestAnimationFrame(() => grid.source === source && grid.moveFocus(0, { select: false }));
 }
 
 function showGridTotal() {
-  const total = grid.total;
+  showTotal(grid.total);
+}
+
+function showTotal(total) {
   $("grid-total").textContent = t("items", { count: total });
   $("grid-empty").hidden = total > 0;
 }
@@ -234,8 +275,28 @@ async function refreshLibrary() {
   }
 }
 
+/**
+ * The live feed was closed for a while (a pause, a dropped stream): what it did not tell.
+ * The session's picks and state, and a library change, seen in the albums' counts, posters or titles.
+ */
+function catchUp() {
+  selection.enqueue(async () => {
+    const current = await api.getSession();
+    if (current.state !== "picking") finish(current.state === "complete" ? "complete" : "cancelled");
+    else selection.apply(current.selection);
+  }).catch(fail);
+  api.getAlbums().then((albums) => {
+    const seen = (list) => JSON.stringify(list.map(({ id, title, count, posterId }) => [id, title, count, posterId ?? null])
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+    if (seen(albums) !== seen(albumList.albums)) refreshLibrary();
+  }).catch(fail);
+}
+
+onFirstScreen(() => feed?.resume());
+
 // The live feed.
 feed = listen({
+  onReopen: () => catchUp(),
   onLibrary: () => refreshLibrary(),
   onSession: (data) => {
     if (data.state && data.state !== "picking") {
@@ -250,9 +311,17 @@ feed = listen({
   onLost: () => api.getSession().catch((error) => ([404, 410].includes(error.status) ? finish("ended") : fail(error))),
 });
 
-// Start on the album list.
+// Start on the album list, shown once All Photos' first window is here too (waited for a moment
+// at most): a click on it then makes the grid's cells and asks for their thumbnails at once.
+const FIRST_WINDOW_WAIT_MS = 500;
 try {
-  await albumList.load(firstAlbums);
+  const albums = await firstAlbums;
+  const firstWindow = preloadCameraRoll(albums);
+  // While the first window is on its way.
+  prepareCells();
+  measureGrid(albums.find((album) => album.kind === "cameraRoll"));
+  await Promise.race([firstWindow, new Promise((resolve) => setTimeout(resolve, FIRST_WINDOW_WAIT_MS))]);
+  await albumList.load(Promise.resolve(albums));
   showAlbums();
   if (session.droppedPreselected?.length) announce(t("droppedPreselected", { count: session.droppedPreselected.length }));
 } catch (error) {

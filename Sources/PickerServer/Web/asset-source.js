@@ -13,13 +13,19 @@ const preloaded = new Map();
 const preloadKey = (albumId, { sort, media }) => `${albumId}\n${sort}\n${media}`;
 const firstPage = (albumId, query) => getAssets(albumId, { offset: 0, limit: PAGE_SIZE, ...query });
 
-/** Fetches the first page of `albumId` under `query` now, for a grid that may open on it soon. */
+/**
+ * Fetches the first page of `albumId` under `query` now, for a grid that may open on it soon;
+ * resolves when it is here (or failed: the opening asks again).
+ */
 export function preloadFirstPage(albumId, query) {
   const key = preloadKey(albumId, query);
-  if (preloaded.has(key)) return;
-  const promise = firstPage(albumId, query);
-  promise.catch(() => preloaded.delete(key)); // the opening asks again
-  preloaded.set(key, promise);
+  let promise = preloaded.get(key);
+  if (!promise) {
+    promise = firstPage(albumId, query);
+    promise.catch(() => preloaded.delete(key));
+    preloaded.set(key, promise);
+  }
+  return promise.then(() => undefined, () => undefined);
 }
 
 /** The library changed: pages fetched ahead are out of date. */

@@ -3,8 +3,17 @@
 
 import { imageURL } from "./api.js";
 import { t, formatDate, formatDuration } from "./i18n.js";
-import { isSharpKnown, rememberSharp } from "./sharp-memory.js";
+import { isSharpKnown, rememberSharp, openSharpMemory } from "./sharp-memory.js";
 import { watchThumb, cancelUpgrade } from "./thumb-upgrade.js";
+
+/**
+ * Makes ahead what the first cells of a grid need once (the date format with its locale data,
+ * the browser's storage): the click that opens a grid should only make cells.
+ */
+export function prepareCells() {
+  formatDate(new Date().toISOString());
+  openSharpMemory();
+}
 
 /** A cell for `index`; without `item` it is a placeholder until its page arrives. */
 export function makeCell(index) {

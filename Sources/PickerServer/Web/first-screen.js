@@ -3,6 +3,12 @@
 
 const root = document.documentElement;
 let generation = 0;
+const shownListeners = new Set();
+
+/** Calls `listener` each time a grid's first screen is shown (after its mark). */
+export function onFirstScreen(listener) {
+  shownListeners.add(listener);
+}
 
 /** A grid is opening: the old mark no longer applies. */
 export function gridOpening() {
@@ -21,6 +27,7 @@ export async function awaitFirstScreen(images) {
   performance.clearMarks("grid-first-screen");
   performance.mark("grid-first-screen");
   root.dataset.gridReady = "true";
+  for (const listener of shownListeners) listener();
   return true;
 }
 

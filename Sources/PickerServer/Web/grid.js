@@ -45,6 +45,8 @@ export class Grid {
     this.opening = false; // true while the first screen of an album renders
     this.awaitingFirstScreen = false; // the rows beyond the first screen hold their thumbnails until it is done
     this.renderedTop = null; // scrollTop at the last render; null after the rows were cleared
+    this.openings = 0; // albums opened: an older opening's first screen does nothing once shown
+    this.assumed = null; // while an album opens on a box measured ahead: {width, height}, the grid at its top
     this.frame = 0;
 
     element.addEventListener("scroll", () => {
@@ -74,16 +76,31 @@ export class Grid {
     return Math.round(this.cellSize * (window.devicePixelRatio || 1));
   }
 
-  /** Shows `source` from its start (a new album, sort or filter). */
-  async open(source) {
+  /**
+   * The grid's box as it is when it shows (`clientWidth`, `clientHeight`): measured ahead, so
+   * that a grid opening at its top on it reads nothing of the page's layout (which would lay the
+   * page out inside the click, before any thumbnail is asked for).
+   */
+  measure() {
+    return { width: this.element.clientWidth, height: this.element.clientHeight };
+  }
+
+  /**
+   * Shows `source` from its start (a new album, sort or filter). With `box` (from ``measure``,
+   * taken with the toolbar and the page as they are now, the grid at its top and never scrolled
+   * since), the first screen is made without reading the layout; checked in the next frame, and
+   * opened again without it if the grid's box is not that one.
+   */
+  async open(source, { box = null } = {}) {
     gridOpening();
+    const opening = ++this.openings;
     this.source = source;
     source.onPage = () => this.scheduleRender();
     this.clearRows();
     this.prefetcher.clear();
     this.focus = 0;
     this.range = null;
-    this.element.scrollTop = 0;
+    if (!box) this.element.scrollTop = 0;
     this.savedScrollTop = 0;
     this.element.dataset.total = "0";
     try {
@@ -97,28 +114,39 @@ export class Grid {
     // screen was measured, it would push the grid down, and the first screen would wait for a
     // row that is off screen.
     this.onTotal();
+    this.assumed = box;
     this.layout();
     // The whole first screen's items, so that its thumbnails all start at once.
     const { firstVisible, lastVisible } = this.visibleRows();
     await source.loadRange(0, Math.max(0, (lastVisible + 1) * this.columns - 1)).catch((error) => this.onError(error));
-    if (this.source !== source) return;
+    if (this.source !== source) {
+      this.assumed = null;
+      return;
+    }
     // The first screen takes the quickest thumbnails; every later row the final ones. The rows
     // kept beyond the viewport wait, so that the first screen has the connections to itself.
     this.opening = true;
     this.awaitingFirstScreen = true;
     this.render();
     this.opening = false;
+    this.assumed = null;
+    if (box) {
+      requestAnimationFrame(() => {
+        const actual = this.measure();
+        if (this.source === source && (actual.width !== box.width || actual.height !== box.height)) this.open(source);
+      });
+    }
     const images = [];
     for (let row = firstVisible; row <= lastVisible; row += 1) {
       for (const img of this.rowElements.get(row)?.querySelectorAll("img.thumb") ?? []) images.push(img);
     }
-    this.afterFirstScreen(source, images);
+    this.afterFirstScreen(source, images, opening);
   }
 
   /** Once the first screen's `images` are shown: the rows beyond it load, and it sharpens. */
-  async afterFirstScreen(source, images) {
+  async afterFirstScreen(source, images, opening) {
     const marked = await awaitFirstScreen(images);
-    if (this.source !== source) return;
+    if (this.source !== source || opening !== this.openings) return;
     this.awaitingFirstScreen = false;
     loadDeferred(this.sizer);
     if (marked) upgradeNow();
@@ -159,7 +187,7 @@ export class Grid {
 
   /** Cells, rows and the sizer's height for the current width and total. */
   layout() {
-    const width = this.element.clientWidth - 2 * GAP;
+    const width = (this.assumed ? this.assumed.width : this.element.clientWidth) - 2 * GAP;
     if (width > 0) this.width = width;
     const { columns, cellSize, rowHeight } = geometry(this.width);
     this.columns = columns;
@@ -184,6 +212,7 @@ export class Grid {
   }
 
   visibleRows() {
+    if (this.assumed) return visibleRows(0, this.assumed.height, this.rowHeight, this.rowCount);
     const height = this.element.clientHeight || window.innerHeight;
     return visibleRows(this.element.scrollTop, height, this.rowHeight, this.rowCount);
   }
@@ -219,7 +248,7 @@ export class Grid {
     const { first, last, firstVisible, lastVisible } = this.visibleRows();
     // A jump of more than a screen (a fling, a drag of the scrollbar) passes rows nobody sees:
     // their thumbnails wait until scrolling rests, so the server renders only where it stops.
-    const top = this.element.scrollTop;
+    const top = this.assumed ? 0 : this.element.scrollTop;
     const jumped = this.renderedTop !== null && Math.abs(top - this.renderedTop) > this.element.clientHeight;
     this.renderedTop = top;
     clearTimeout(this.settleTimer);
@@ -234,9 +263,13 @@ export class Grid {
         this.rowElements.delete(row);
       }
     }
+    // An opening grid makes only the rows on screen inside the click; those kept around them
+    // follow in the next frame.
+    const [from, to] = this.opening ? [firstVisible, lastVisible] : [first, last];
+    if (this.opening) this.scheduleRender();
     const rows = [];
-    for (let row = first; row <= last; row += 1) rows.push(row);
-    if (focusRow < this.rowCount && (focusRow < first || focusRow > last)) rows.push(focusRow);
+    for (let row = from; row <= to; row += 1) rows.push(row);
+    if (focusRow < this.rowCount && (focusRow < from || focusRow > to)) rows.push(focusRow);
     for (const row of rows) {
       let element = this.rowElements.get(row);
       if (!element) {
@@ -244,8 +277,9 @@ export class Grid {
         this.rowElements.set(row, element);
         this.sizer.append(element);
       }
-      const beyond = this.opening && (row < firstVisible || row > lastVisible);
-      this.fillRow(element, { fast: jumped || this.opening, defer: jumped || beyond });
+      // Until the first screen is shown, the rows beyond it take quick thumbnails, and wait.
+      const beyond = this.awaitingFirstScreen && (row < firstVisible || row > lastVisible);
+      this.fillRow(element, { fast: jumped || this.opening || beyond, defer: jumped || beyond });
     }
     this.source.loadRange(first * this.columns, Math.min(this.total - 1, (last + 1) * this.columns - 1))
       .catch((error) => this.onError(error));

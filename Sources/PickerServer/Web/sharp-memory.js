@@ -25,6 +25,18 @@ function memory(px) {
   return ids;
 }
 
+/**
+ * Opens the browser's storage ahead (its first use waits on the browser), so that the click
+ * that opens a grid does not.
+ */
+export function openSharpMemory() {
+  try {
+    localStorage.getItem(key(0));
+  } catch {
+    // refused: every opening asks for quick thumbnails
+  }
+}
+
 /** Whether the final `px` thumbnail of `id` was loaded here before. */
 export function isSharpKnown(id, px) {
   return memory(px).has(id);

@@ -5,6 +5,8 @@
 // An upgrade is sent with `X-Image-Upgrade: 1`, so the server renders it after every visible
 // cell's first image, and given up when its cell leaves the DOM (cancelUpgrade): the fetch is
 // aborted, and the image decoding it (which loads it again, from the cache if it can) loses its src.
+// A fast answer that was the final rendition already (the server had it: `Server-Timing: final`,
+// read from the resource timeline, since an image's headers cannot be) needs no upgrade.
 
 import { imageURL } from "./api.js";
 import { gridIsReady } from "./first-screen.js";
@@ -16,6 +18,25 @@ const queue = new Set();
 const running = new Map(); // img → its upgrade in flight: {controller: of its fetch, sharp: the Image decoding it}
 let timer = 0;
 let lastScroll = 0;
+
+const FINAL_LIMIT = 4000;
+const finalAnswers = new Set(); // URLs answered with their final rendition, oldest first
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    if (!isFinalAnswer(entry)) continue;
+    finalAnswers.add(entry.name);
+    if (finalAnswers.size > FINAL_LIMIT) finalAnswers.delete(finalAnswers.values().next().value);
+  }
+}).observe({ type: "resource" });
+
+function isFinalAnswer(entry) {
+  return entry.serverTiming?.some((metric) => metric.name === "final") ?? false;
+}
+
+/** Whether `url` was answered with its final rendition (the observer may not have seen it yet: the timeline may have). */
+function answeredFinal(url) {
+  return finalAnswers.has(url) || performance.getEntriesByName(url, "resource").some(isFinalAnswer);
+}
 
 /** Queues `img`, a cell's fast thumbnail of `assetId`, for its final rendition once it has loaded. */
 export function watchThumb(img, assetId) {
@@ -57,6 +78,10 @@ function run() {
     const { img, assetId, px } = entry;
     // Cells that left the DOM or show another asset now need nothing.
     if (!img.isConnected || img.closest(".cell")?.dataset.assetId !== assetId) continue;
+    if (answeredFinal(img.currentSrc || img.src)) {
+      img.dataset.quality = "high";
+      continue;
+    }
     upgrade(img, assetId, imageURL(assetId, { w: px, h: px, mode: "fill", delivery: "high" }), px);
   }
 }
