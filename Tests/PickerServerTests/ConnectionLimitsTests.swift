@@ -4,6 +4,7 @@ import Glibc
 #endif
 import PickerServer
 import Testing
+import TestSupport
 
 /// Idle connections are closed, slow request heads get 408, and one address holds a bounded
 /// number of connections. Every read below has a 10-second hang guard, far above the

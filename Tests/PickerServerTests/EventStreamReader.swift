@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestSupport
 
 /// Reads a server-sent event stream over a plain socket on its own thread (FoundationNetworking
 /// has no streaming reads), collecting event names until `enough` says so or `timeout` passes.

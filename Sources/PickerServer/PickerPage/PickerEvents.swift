@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import PickerSessions
+import ServiceLifecycle
 
 /// The picker page's live feed (`GET api/events`, server-sent events): `library` when the
 /// library changed (files added or removed, imports, albums), `session` when the session's
@@ -52,32 +53,46 @@ struct PickerEvents: Sendable {
     private func merged(library changes: AsyncStream<LibraryChange>, session updates: AsyncStream<PickerSession>) -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(64))
         let heartbeat = heartbeat
+        // Inherits the server's graceful shutdown (a Task copies the request's task-locals): when
+        // the server stops, the feed ends, so that the page's connection does not hold the
+        // shutdown open for as long as the page stays.
         let task = Task {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for await change in changes {
-                        continuation.yield("event: library\ndata: {\"token\":\"\(change.token)\"}\n\n")
-                    }
-                }
-                group.addTask {
-                    for await session in updates {
-                        continuation.yield("event: session\ndata: {\"state\":\"\(session.state.rawValue)\",\"count\":\(session.selection.count)}\n\n")
-                        if session.state != .picking { break }
-                    }
-                    // The session ended, was deleted or expired: so does its feed.
-                    continuation.finish()
-                }
-                group.addTask {
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: heartbeat)
-                        continuation.yield(": keep-alive\n\n")
-                    }
-                }
-                await group.next()
-                group.cancelAll()
+            await withGracefulShutdownHandler {
+                await forward(changes, updates, heartbeat: heartbeat, into: continuation)
+            } onGracefulShutdown: {
+                continuation.finish()
             }
         }
         continuation.onTermination = { _ in task.cancel() }
         return stream
+    }
+
+    /// Yields the events of `changes` and `updates` and a heartbeat into `continuation` until the
+    /// session ends (then finishes it) or the task is cancelled.
+    private func forward(_ changes: AsyncStream<LibraryChange>, _ updates: AsyncStream<PickerSession>, heartbeat: Duration,
+                         into continuation: AsyncStream<String>.Continuation) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await change in changes {
+                    continuation.yield("event: library\ndata: {\"token\":\"\(change.token)\"}\n\n")
+                }
+            }
+            group.addTask {
+                for await session in updates {
+                    continuation.yield("event: session\ndata: {\"state\":\"\(session.state.rawValue)\",\"count\":\(session.selection.count)}\n\n")
+                    if session.state != .picking { break }
+                }
+                // The session ended, was deleted or expired: so does its feed.
+                continuation.finish()
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: heartbeat)
+                    continuation.yield(": keep-alive\n\n")
+                }
+            }
+            await group.next()
+            group.cancelAll()
+        }
     }
 }

@@ -4,10 +4,10 @@ import Glibc
 #endif
 
 /// A TCP socket connected to 127.0.0.1, for tests that speak HTTP by hand.
-enum LoopbackSocket {
+public enum LoopbackSocket {
     /// A socket connected to `port` on 127.0.0.1 whose reads give up after `readTimeout`
     /// (close it); `nil` when it cannot connect.
-    static func connect(port: Int, readTimeout: timeval) -> Int32? {
+    public static func connect(port: Int, readTimeout: timeval) -> Int32? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
         var address = sockaddr_in()
