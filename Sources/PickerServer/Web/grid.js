@@ -95,7 +95,6 @@ export class Grid {
     gridOpening();
     const opening = ++this.openings;
     this.source = source;
-    source.onPage = () => this.scheduleRender();
     this.clearRows();
     this.prefetcher.clear();
     this.focus = 0;
@@ -130,6 +129,9 @@ export class Grid {
     this.render();
     this.opening = false;
     this.assumed = null;
+    // Pages arriving from now on show where the grid is (the first screen's are here: a render
+    // for them would make the rows around it before it is shown).
+    source.onPage = () => this.scheduleRender();
     if (box) {
       requestAnimationFrame(() => {
         const actual = this.measure();
