@@ -38,6 +38,7 @@ try {
 const selection = new Selection(session.selection, session.maxItems, session.order);
 let currentAlbum = null;
 let feed = null;
+let focusOnShow = null; // the AssetSource whose grid's first cell takes the focus once its first screen is shown
 
 const albumList = new AlbumList($("album-list"), (album) => openAlbum(album));
 const grid = new Grid($("grid"), {
@@ -153,10 +154,10 @@ async function loadGrid({ focus = false } = {}) {
   const measured = measuredGrid;
   measuredGrid = null; // once: the grid does not start at its top again
   const box = measured?.albumId === currentAlbum.id && measured.query === JSON.stringify(gridQuery()) ? measured.box : null;
+  // The first cell takes the focus once the first screen is shown (focusOnShow): focusing lays
+  // the new cells out again, which would take the main thread from the thumbnails' answers and decodes.
+  focusOnShow = focus ? source : null;
   await grid.open(source, { box });
-  // In the next frame: focusing lays the new cells out, which the frame does anyway; done at
-  // once, that layout would hold back the requests of their thumbnails.
-  if (focus) requestAnimationFrame(() => grid.source === source && grid.moveFocus(0, { select: false }));
 }
 
 function showGridTotal() {
@@ -292,7 +293,11 @@ function catchUp() {
   }).catch(fail);
 }
 
-onFirstScreen(() => feed?.resume());
+onFirstScreen(() => {
+  if (focusOnShow && focusOnShow === grid.source) grid.moveFocus(0, { select: false });
+  focusOnShow = null;
+  feed?.resume();
+});
 
 // The live feed.
 feed = listen({

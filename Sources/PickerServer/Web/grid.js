@@ -95,7 +95,6 @@ export class Grid {
     gridOpening();
     const opening = ++this.openings;
     this.source = source;
-    source.onPage = () => this.scheduleRender();
     this.clearRows();
     this.prefetcher.clear();
     this.focus = 0;
@@ -130,6 +129,9 @@ export class Grid {
     this.render();
     this.opening = false;
     this.assumed = null;
+    // Pages arriving from now on show where the grid is (the first screen's are here: a render
+    // for them would make the rows around it before it is shown).
+    source.onPage = () => this.scheduleRender();
     if (box) {
       requestAnimationFrame(() => {
         const actual = this.measure();
@@ -143,10 +145,15 @@ export class Grid {
     this.afterFirstScreen(source, images, opening);
   }
 
-  /** Once the first screen's `images` are shown: the rows beyond it load, and it sharpens. */
+  /**
+   * Once the first screen's `images` are shown: the rows kept around it are made (until then the
+   * page's main thread is the first screen's alone: it handles every thumbnail's answer and
+   * decode), their thumbnails load, and it sharpens.
+   */
   async afterFirstScreen(source, images, opening) {
     const marked = await awaitFirstScreen(images);
     if (this.source !== source || opening !== this.openings) return;
+    this.render();
     this.awaitingFirstScreen = false;
     loadDeferred(this.sizer);
     if (marked) upgradeNow();
@@ -263,10 +270,9 @@ export class Grid {
         this.rowElements.delete(row);
       }
     }
-    // An opening grid makes only the rows on screen inside the click; those kept around them
-    // follow in the next frame.
+    // Until its first screen is shown, an opening grid makes only the rows on screen; those kept
+    // around them follow (afterFirstScreen), or a scroll's render.
     const [from, to] = this.opening ? [firstVisible, lastVisible] : [first, last];
-    if (this.opening) this.scheduleRender();
     const rows = [];
     for (let row = from; row <= to; row += 1) rows.push(row);
     if (focusRow < this.rowCount && (focusRow < from || focusRow > to)) rows.push(focusRow);
