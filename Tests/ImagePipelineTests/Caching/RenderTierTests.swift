@@ -69,15 +69,22 @@ struct RenderTierTests {
         #expect(started.names == ["prefetched", "sharp"])
     }
 
-    @Test("through the manager: a request marked as a sharp upgrade waits behind a later first image")
-    func managerTiers() async throws {
+    /// A manager rendering one image at a time, its one slot taken by a held render of "busy"
+    /// (running once this returns; `releaseHeld()` ends it), and the task waiting for that render.
+    private func busyManager() async throws -> (TestRendering, CachingImageManager, Task<ImageResult?, Error>) {
         let rendering = TestRendering(holding: "busy")
         let manager = CachingImageManager(configuration: ImageManagerConfiguration(maxConcurrentRenders: 1), rendering: rendering)
         let busy = try await TestSources.source(Self.photo, key: "busy")
-        let sharp = try await TestSources.source(Self.photo, key: "sharp")
-        let first = try await TestSources.source(Self.photo, key: "first")
         let blocker = Task { try await manager.image(for: busy, request: request).first { _ in true } }
         try await HangGuard.waitUntil("the busy render's start") { rendering.started == ["busy"] }
+        return (rendering, manager, blocker)
+    }
+
+    @Test("through the manager: a request marked as a sharp upgrade waits behind a later first image")
+    func managerTiers() async throws {
+        let (rendering, manager, blocker) = try await busyManager()
+        let sharp = try await TestSources.source(Self.photo, key: "sharp")
+        let first = try await TestSources.source(Self.photo, key: "first")
         let upgrade = Task {
             try await RenderPriority.$requested.withValue(.visibleSharp) {
                 try await manager.image(for: sharp, request: request).first { _ in true }
@@ -93,13 +100,9 @@ struct RenderTierTests {
 
     @Test("through the manager: the final image after a degraded one is a sharp upgrade")
     func opportunisticFinalIsSharp() async throws {
-        let rendering = TestRendering(holding: "busy")
-        let manager = CachingImageManager(configuration: ImageManagerConfiguration(maxConcurrentRenders: 1), rendering: rendering)
-        let busy = try await TestSources.source(Self.photo, key: "busy")
+        let (rendering, manager, blocker) = try await busyManager()
         let degraded = try await TestSources.source(Self.photo, key: "degraded")
         let first = try await TestSources.source(Self.photo, key: "first")
-        let blocker = Task { try await manager.image(for: busy, request: request).first { _ in true } }
-        try await HangGuard.waitUntil("the busy render's start") { rendering.started == ["busy"] }
         var opportunistic = request
         opportunistic.deliveryMode = .opportunistic
         let both = Task { try await manager.image(for: degraded, request: opportunistic).reduce(into: [ImageResult]()) { $0.append($1) } }
