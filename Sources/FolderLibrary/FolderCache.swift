@@ -219,12 +219,8 @@ actor FolderCache {
     /// a `stat` of each folder when none changed. `nil` when the listings do not make a whole tree
     /// without loops (a folder missing, one reached twice): a real walk then tells.
     private static func storedWalk(of folders: [String: CachedFolder]) -> [CachedFolder]? {
-        struct Identity: Hashable {
-            let device: UInt64
-            let inode: UInt64
-        }
         guard let rootStamp = folders[""]?.listing.stamp else { return nil }
-        var visited: Set<Identity> = [Identity(device: rootStamp.device, inode: rootStamp.inode)]
+        var visited: Set<DirectoryIdentity> = [DirectoryIdentity(device: rootStamp.device, inode: rootStamp.inode)]
         var pending = [""]
         var walked: [CachedFolder] = []
         walked.reserveCapacity(folders.count)
@@ -232,7 +228,7 @@ actor FolderCache {
             guard let folder = folders[path] else { return nil }
             let subdirectories = folder.listing.subdirectories
             for subdirectory in subdirectories {
-                guard visited.insert(Identity(device: subdirectory.device, inode: subdirectory.inode)).inserted else { return nil }
+                guard visited.insert(DirectoryIdentity(device: subdirectory.device, inode: subdirectory.inode)).inserted else { return nil }
             }
             pending.append(contentsOf: subdirectories.map(\.path).sorted(by: >))
             walked.append(folder)

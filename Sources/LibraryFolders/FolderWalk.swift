@@ -6,7 +6,7 @@ import MediaProbing
 package struct FolderWalk: Sendable {
     private let root: URL
     private let links: SymbolicLinkPolicy
-    private var visited: Set<DirectoryKey>
+    private var visited: Set<DirectoryIdentity>
     /// Folders still to list, with their `stat` when it was taken as their parent was listed.
     private var pending: [(path: String, status: stat?)]
     private let reuse: ListingReuse?
@@ -15,7 +15,7 @@ package struct FolderWalk: Sendable {
     init(root: URL, rootStatus: stat, links: SymbolicLinkPolicy, reuse: ListingReuse?, detail: @escaping @Sendable (String) -> FileDetail) {
         self.root = root
         self.links = links
-        self.visited = [DirectoryKey(device: UInt64(rootStatus.st_dev), inode: UInt64(rootStatus.st_ino))]
+        self.visited = [DirectoryIdentity(device: UInt64(rootStatus.st_dev), inode: UInt64(rootStatus.st_ino))]
         self.reuse = reuse
         self.detail = detail
         self.pending = [("", rootStatus)]
@@ -38,7 +38,7 @@ package struct FolderWalk: Sendable {
         }
         var accepted: [(path: String, status: stat?)] = []
         for subdirectory in listing.subdirectories {
-            if visited.insert(DirectoryKey(device: subdirectory.device, inode: subdirectory.inode)).inserted {
+            if visited.insert(DirectoryIdentity(device: subdirectory.device, inode: subdirectory.inode)).inserted {
                 accepted.append((subdirectory.path, statuses[subdirectory.path]))
             } else {
                 listing.skipped.append(SkippedFile(path: subdirectory.path, reason: "folder already visited (a symbolic-link loop)"))
@@ -109,11 +109,6 @@ package struct FolderWalk: Sendable {
             }
         }
         return (listing, statuses)
-    }
-
-    private struct DirectoryKey: Hashable, Sendable {
-        let device: UInt64
-        let inode: UInt64
     }
 
     private static func join(_ directory: String, _ name: String) -> String {
