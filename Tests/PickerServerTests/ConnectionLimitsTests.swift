@@ -7,8 +7,9 @@ import Testing
 import TestSupport
 
 /// Idle connections are closed, slow request heads get 408, and one address holds a bounded
-/// number of connections. Every read below has a 10-second hang guard, far above the
-/// sub-second limits the servers are given; no test measures a duration.
+/// number of connections. Every read below has a hang guard, far above the
+/// sub-second limits the servers are given; no test measures a duration. The servers are
+/// otherwise on ``PickerServerLimits/forTests`` (no idle close while a test waits for a thread).
 @Suite("Connections are held to the server's limits")
 struct ConnectionLimitsTests {
     /// Reads until the server closes the connection (or the hang guard gives up: `closed` false).
@@ -32,7 +33,7 @@ struct ConnectionLimitsTests {
 
     @Test("a connection that sends nothing is closed once idle")
     func idleConnectionClosed() async throws {
-        var limits = PickerServerLimits()
+        var limits = PickerServerLimits.forTests
         limits.idleTimeout = .milliseconds(200)
         let server = try await TestServer.indexed(limits: limits)
         defer { Task { await server.stop() } }
@@ -45,7 +46,7 @@ struct ConnectionLimitsTests {
 
     @Test("a request head trickled in slower than the header timeout gets 408 and the connection is closed")
     func slowHeadTimesOut() async throws {
-        var limits = PickerServerLimits()
+        var limits = PickerServerLimits.forTests
         limits.headerTimeout = .milliseconds(300)
         let server = try await TestServer.indexed(limits: limits)
         defer { Task { await server.stop() } }
@@ -62,7 +63,7 @@ struct ConnectionLimitsTests {
 
     @Test("whole requests, two pipelined on one connection, are answered under a short header timeout")
     func wholeRequestsAnswered() async throws {
-        var limits = PickerServerLimits()
+        var limits = PickerServerLimits.forTests
         limits.headerTimeout = .milliseconds(300)
         let server = try await TestServer.indexed(limits: limits)
         defer { Task { await server.stop() } }
@@ -72,7 +73,7 @@ struct ConnectionLimitsTests {
 
     @Test("one connection more than an address may hold is answered 503 and closed; those held still work")
     func connectionsPerAddress() async throws {
-        var limits = PickerServerLimits()
+        var limits = PickerServerLimits.forTests
         limits.connectionsPerAddress = 3
         let server = try await TestServer.indexed(limits: limits)
         defer { Task { await server.stop() } }

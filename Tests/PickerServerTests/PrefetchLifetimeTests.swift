@@ -16,7 +16,7 @@ import TestSupport
         init() async throws {
             manager = CachingImageManager(configuration: ImageManagerConfiguration(maxConcurrentRenders: 1), rendering: rendering)
             // No heartbeat whose failed write would tell of a closed page: only the connection's departure can.
-            var limits = PickerServerLimits()
+            var limits = PickerServerLimits.forTests
             limits.eventHeartbeat = .seconds(24 * 3_600)
             server = try await TestServer.indexed(limits: limits, imageManager: manager)
         }

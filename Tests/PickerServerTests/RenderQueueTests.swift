@@ -18,7 +18,7 @@ import TestSupport
 
         init(rendersPerSession: Int = PickerServerLimits().rendersPerSession) async throws {
             manager = CachingImageManager(configuration: ImageManagerConfiguration(maxConcurrentRenders: 1), rendering: rendering)
-            var limits = PickerServerLimits()
+            var limits = PickerServerLimits.forTests
             limits.rendersPerSession = rendersPerSession
             server = try await TestServer.indexed(limits: limits, imageManager: manager)
             person = server.picker(try await server.client.createSession())

@@ -38,7 +38,7 @@ final class TestServer: Sendable {
     ///   - limits: The server's timeouts and caps.
     ///   - imageManager: What renders the library's images (e.g. one with renders held); by default a new one.
     static func indexed(sessions: PickerSessionStore? = nil, signIn: PersonSignIn = PersonSignIn(),
-                        adding files: [URL] = [], port: Int = 0, limits: PickerServerLimits = PickerServerLimits(),
+                        adding files: [URL] = [], port: Int = 0, limits: PickerServerLimits = .forTests,
                         imageManager: CachingImageManager? = nil) async throws -> TestServer {
         let root = try await corpusLibrary()
         for file in files { try FileManager.default.copyItem(at: file, to: root.appendingPathComponent("DCIM/\(file.lastPathComponent)")) }
@@ -80,7 +80,7 @@ final class TestServer: Sendable {
     }
 
     private init(library: any PhotoLibrary, root: URL, sessions: PickerSessionStore?, signIn: PersonSignIn, port: Int,
-                 limits: PickerServerLimits = PickerServerLimits()) async throws {
+                 limits: PickerServerLimits = .forTests) async throws {
         self.library = library
         self.root = root
         var configuration = PickerServerConfiguration(host: "127.0.0.1", port: port, clientKey: clientKey)

@@ -11,7 +11,7 @@ import TestSupport
 @Suite("Uploads are capped in size and number")
 struct UploadLimitsTests {
     private static func limits(uploadFolder: URL) -> PickerServerLimits {
-        var limits = PickerServerLimits()
+        var limits = PickerServerLimits.forTests
         limits.maximumUploadBytes = 1 << 20
         limits.concurrentUploads = 2
         limits.uploadFolder = uploadFolder
