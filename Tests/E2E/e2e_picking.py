@@ -37,6 +37,15 @@ def run_browser(page, picker_uri, artifacts, scenario, arguments):
         raise StepFailed(f"#grid data-total is {total}, the album list said {first_count}")
     if page.text("#selection-count") != "0":
         raise StepFailed(f"#selection-count should start at 0, shows {page.text('#selection-count')!r}")
+    # The first screen's cells are made bare (thumbnail and name) and decorated once it is shown.
+    cells = page.script("""return [...document.querySelectorAll('#grid .cell[data-asset-id]')].map(c => ({
+        bare: c.hasAttribute('data-bare'), open: c.querySelectorAll('.cell-open[aria-label]').length,
+        video: c.dataset.media === 'video', duration: c.querySelectorAll('.video-duration').length}));""")
+    undecorated = [index for index, cell in enumerate(cells)
+                   if cell["bare"] or cell["open"] != 1 or cell["duration"] != (1 if cell["video"] else 0)]
+    if not cells or undecorated:
+        raise StepFailed(f"cells without their Open button or video duration once the first screen shows: "
+                         f"{undecorated} of {len(cells)}")
 
     scenario.begin(f"picks {MOUSE_PICKS} by mouse (clicking cells)")
     for index in range(MOUSE_PICKS):

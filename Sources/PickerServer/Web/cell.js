@@ -32,9 +32,11 @@ export function makeCell(index) {
  * is the quickest answer (delivery=fast), sharpened later, unless this browser has the final one
  * cached already; else the final one (delivery=high, which the server's prefetch has usually
  * rendered already). With `defer` the image's URL waits in data-src until ``loadDeferred`` (the
- * grid is flying past).
+ * grid is flying past). With `bare` the cell gets its thumbnail and its name only: its Open
+ * button and a video's duration wait for ``decorateCells`` (a first screen lays out and paints
+ * half the boxes, and no text, while its thumbnails arrive).
  */
-export function fillCell(cell, item, px, { fast = false, defer = false } = {}) {
+export function fillCell(cell, item, px, { fast = false, defer = false, bare = false } = {}) {
   cell.classList.remove("placeholder");
   cell.removeAttribute("aria-busy");
   cell.dataset.assetId = item.id;
@@ -54,7 +56,22 @@ export function fillCell(cell, item, px, { fast = false, defer = false } = {}) {
   if (defer) img.dataset.src = url;
   else img.src = url;
   cell.append(img);
+  labelCell(cell, item);
+  if (bare) cell.dataset.bare = "";
+  else decorate(cell, item);
+}
 
+/** Gives the bare cells under `root` (``fillCell``'s `bare`) their Open button and a video's duration. */
+export function decorateCells(root, itemAt) {
+  for (const cell of root.querySelectorAll(".cell[data-bare]")) {
+    const item = itemAt(Number(cell.dataset.index));
+    if (!item || item.id !== cell.dataset.assetId) continue;
+    delete cell.dataset.bare;
+    decorate(cell, item);
+  }
+}
+
+function decorate(cell, item) {
   if (item.mediaType === "video") {
     const duration = document.createElement("span");
     duration.className = "video-duration";
@@ -69,7 +86,6 @@ export function fillCell(cell, item, px, { fast = false, defer = false } = {}) {
   open.setAttribute("aria-label", t("open"));
   open.textContent = "⤢";
   cell.append(open);
-  labelCell(cell, item);
 }
 
 /** The cell's accessible name: kind, file name, date (re-done when the language changes). */

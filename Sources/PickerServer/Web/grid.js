@@ -3,7 +3,7 @@
 // reaches. Its geometry is in grid-layout.js, the prefetch of rows ahead in grid-prefetch.js,
 // focus and keys in grid-keyboard.js.
 
-import { fillCell, markCell, labelCell, loadDeferred, cancelLoads } from "./cell.js";
+import { fillCell, decorateCells, markCell, labelCell, loadDeferred, cancelLoads } from "./cell.js";
 import { gridOpening, awaitFirstScreen } from "./first-screen.js";
 import { GAP, MIN_CELL, geometry, visibleRows, makeRow } from "./grid-layout.js";
 import { Prefetcher } from "./grid-prefetch.js";
@@ -146,13 +146,14 @@ export class Grid {
   }
 
   /**
-   * Once the first screen's `images` are shown: the rows kept around it are made (until then the
-   * page's main thread is the first screen's alone: it handles every thumbnail's answer and
-   * decode), their thumbnails load, and it sharpens.
+   * Once the first screen's `images` are shown: its cells get their Open buttons, the rows kept
+   * around it are made (until then the page's main thread is the first screen's alone: it
+   * handles every thumbnail's answer and decode), their thumbnails load, and it sharpens.
    */
   async afterFirstScreen(source, images, opening) {
     const marked = await awaitFirstScreen(images);
     if (this.source !== source || opening !== this.openings) return;
+    decorateCells(this.sizer, (index) => source.item(index));
     this.render();
     this.awaitingFirstScreen = false;
     loadDeferred(this.sizer);
@@ -283,9 +284,10 @@ export class Grid {
         this.rowElements.set(row, element);
         this.sizer.append(element);
       }
-      // Until the first screen is shown, the rows beyond it take quick thumbnails, and wait.
+      // Until the first screen is shown, the rows beyond it take quick thumbnails, and wait; its
+      // own cells are bare (afterFirstScreen decorates them).
       const beyond = this.awaitingFirstScreen && (row < firstVisible || row > lastVisible);
-      this.fillRow(element, { fast: jumped || this.opening || beyond, defer: jumped || beyond });
+      this.fillRow(element, { fast: jumped || this.opening || beyond, defer: jumped || beyond, bare: this.opening });
     }
     this.source.loadRange(first * this.columns, Math.min(this.total - 1, (last + 1) * this.columns - 1))
       .catch((error) => this.onError(error));

@@ -13,7 +13,7 @@ import { gridIsReady } from "./first-screen.js";
 import { rememberSharp } from "./sharp-memory.js";
 
 const IDLE_MS = 250; // a pause in scrolling this long lets the upgrades run
-const BATCH_MS = 50; // thumbnails loading together are upgraded together
+const RETRY_MS = 50; // upgrades held back (a first screen not shown yet) look again this soon
 const queue = new Set();
 const running = new Map(); // img → its upgrade in flight: {controller: of its fetch, sharp: the Image decoding it}
 let timer = 0;
@@ -21,13 +21,24 @@ let lastScroll = 0;
 
 const FINAL_LIMIT = 4000;
 const finalAnswers = new Set(); // URLs answered with their final rendition, oldest first
-new PerformanceObserver((list) => {
+const finalObserver = new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
     if (!isFinalAnswer(entry)) continue;
     finalAnswers.add(entry.name);
     if (finalAnswers.size > FINAL_LIMIT) finalAnswers.delete(finalAnswers.values().next().value);
   }
-}).observe({ type: "resource" });
+});
+let observing = false;
+
+/**
+ * Starts noting final answers as they come, with those in the timeline already: once the first
+ * screen is shown, so that its seventy answers do not each cost the page's main thread a call.
+ */
+function observeFinalAnswers() {
+  if (observing) return;
+  observing = true;
+  finalObserver.observe({ type: "resource", buffered: true });
+}
 
 function isFinalAnswer(entry) {
   return entry.serverTiming?.some((metric) => metric.name === "final") ?? false;
@@ -42,9 +53,9 @@ function answeredFinal(url) {
 export function watchThumb(img, assetId) {
   img.addEventListener("load", () => {
     queue.add({ img, assetId, px: Number(img.dataset.px) });
-    // Once the first screen is done, a thumbnail loading late (its load event may follow the
-    // first screen's decode) need not wait for company.
-    schedule(gridIsReady() ? 0 : BATCH_MS);
+    // During a first screen its thumbnails only queue: its end sharpens them (upgradeNow). Once
+    // it is done, a thumbnail loading late need not wait for company.
+    if (gridIsReady()) schedule(0);
   }, { once: true });
 }
 
@@ -53,6 +64,7 @@ export function watchThumb(img, assetId) {
  * (and sharp-memory.js notes them) before the person scrolls on, or reloads.
  */
 export function upgradeNow() {
+  observeFinalAnswers();
   if (queue.size) schedule(0);
 }
 
@@ -68,9 +80,10 @@ function schedule(delay) {
 }
 
 function run() {
+  observeFinalAnswers();
   const sinceScroll = performance.now() - lastScroll;
   if (!gridIsReady() || sinceScroll < IDLE_MS) {
-    schedule(Math.max(BATCH_MS, IDLE_MS - sinceScroll));
+    schedule(Math.max(RETRY_MS, IDLE_MS - sinceScroll));
     return;
   }
   for (const entry of queue) {
