@@ -34,14 +34,16 @@ READ_MARK = """
 """
 
 
-# The requests since the click, up to the mark: how many images, how many of them the browser's
-# cache answered (no bytes over the network), and when (ms after the click) the first API answer
-# ended, the first image request started and the last image answer ended: where the time went.
+# The requests since the click, up to the mark: how many images (a batch of a first screen's
+# thumbnails, POST api/thumbnails, counts as one), how many of them the browser's cache answered
+# (no bytes over the network), and when (ms after the click) the first API answer ended, the
+# first image request started and the last image answer ended: where the time went.
 REQUESTS = """
     const [clicked, mark] = arguments;
     const since = performance.getEntriesByType('resource').filter(r => r.startTime >= clicked && r.startTime <= mark);
-    const images = since.filter(r => r.name.includes('/image?'));
-    const api = since.filter(r => !r.name.includes('/image?') && r.name.includes('/api/'));
+    const isImage = (r) => r.name.includes('/image?') || r.name.endsWith('/api/thumbnails');
+    const images = since.filter(isImage);
+    const api = since.filter(r => !isImage(r) && r.name.includes('/api/'));
     const after = (values) => values.length ? Math.round(Math.max(...values) - clicked) : null;
     return {imageRequests: images.length, imageRequestsFromBrowserCache: images.filter(r => r.transferSize === 0).length,
             apiDoneMs: after(api.map(r => r.responseEnd)),

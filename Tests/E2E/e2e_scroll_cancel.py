@@ -16,7 +16,7 @@ from e2e_common import StepFailed
 from e2e_devtools import ImageRequests
 from e2e_page import Page, make_driver, report_page
 from e2e_scroll_server import PHOTOS, ScrollServer
-from e2e_warm_final import check_warm_fast_is_final
+from e2e_warm_final import check_warm_first_screen_batched
 
 HALF_SCREEN_STEPS = 6  # each step under a screen, so its rows load at once (a jump defers them)
 
@@ -67,7 +67,7 @@ def scroll_and_check(page, network, server, artifacts, scenario):
     total = page.script("return document.getElementById('grid').dataset.total")
     if total != str(PHOTOS):
         raise StepFailed(f"the grid shows {total} items, expected {PHOTOS}")
-    check_warm_fast_is_final(page, scenario)
+    check_warm_first_screen_batched(page, scenario)
 
     scenario.begin(f"with every thumbnail held, the grid scrolls down {HALF_SCREEN_STEPS} half screens, then jumps far down")
     network.start_holding()

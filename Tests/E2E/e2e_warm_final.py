@@ -1,10 +1,10 @@
-"""A second browser on a warm server: fast thumbnails that were the final ones are not fetched again.
+"""A second browser on a warm server: the first screen's final thumbnails come in one answer.
 
 Once the first browser's first screen is sharp (each visible cell's final thumbnail rendered and
 shown), a new browser (nothing cached, signed in with the same person's cookie) opens the same
-grid. Its cells ask for quick thumbnails (delivery=fast), which the server answers with the final
-renditions it has, saying so (`Server-Timing: final`); the page marks those cells sharp
-(data-quality=high) without asking for their delivery=high renditions.
+grid. It asks for the first screen's thumbnails together (POST api/thumbnails); the server holds
+every one final, so each cell shows its thumbnail from that one answer (data-quality=held) and
+no cell in view asks for its image on its own, quick or final.
 """
 
 from selenium.webdriver.common.by import By
@@ -12,20 +12,22 @@ from selenium.webdriver.common.by import By
 from e2e_common import StepFailed
 from e2e_page import Page, make_driver
 
-# The thumbnails of the cells in view: whether every one shows its image marked sharp
-# (data-quality=high), and the asset ids of those cells.
+# The thumbnails of the cells in view: whether every one shows its image marked sharp (its
+# data-quality one of `qualities`), and the asset ids of those cells.
 VISIBLE_SHARP = """
+    const qualities = arguments[0];
     const grid = document.getElementById('grid'), view = grid.getBoundingClientRect();
     const cells = [...grid.querySelectorAll('.cell[data-asset-id]')].filter(c => {
         const b = c.getBoundingClientRect(); return b.bottom > view.top && b.top < view.bottom; });
     const sharp = cells.every(c => { const i = c.querySelector('img.thumb');
-        return i && i.complete && i.naturalWidth > 0 && i.dataset.quality === 'high'; });
+        return i && i.complete && i.naturalWidth > 0 && qualities.includes(i.dataset.quality); });
     return {sharp: cells.length > 0 && sharp, ids: cells.map(c => c.dataset.assetId)};"""
 
-# This page's image requests: [URL, whether its answer said Server-Timing: final].
+# This page's image requests (URLs), and how many thumbnail batches it asked for.
 IMAGE_REQUESTS = """
-    return performance.getEntriesByType('resource').filter(e => e.name.includes('/image?'))
-        .map(e => [e.name, e.serverTiming.some(m => m.name === 'final')]);"""
+    const entries = performance.getEntriesByType('resource');
+    return {images: entries.filter(e => e.name.includes('/image?')).map(e => e.name),
+            batches: entries.filter(e => e.name.endsWith('/api/thumbnails')).length};"""
 
 
 def open_grid(page, picker_url):
@@ -37,10 +39,10 @@ def open_grid(page, picker_url):
     page.wait_grid_ready()
 
 
-def check_warm_fast_is_final(page, scenario):
+def check_warm_first_screen_batched(page, scenario):
     """`page` shows All Photos' first screen: once it is sharp, a second browser opens it too."""
-    scenario.begin("a second browser on the warm server: the fast thumbnails that were final are not fetched again")
-    page.wait("every cell in view sharp (its final thumbnail shown)", lambda _: page.script(VISIBLE_SHARP)["sharp"])
+    scenario.begin("a second browser on the warm server: the first screen's thumbnails come in one answer")
+    page.wait("every cell in view sharp (its final thumbnail shown)", lambda _: page.script(VISIBLE_SHARP, ["high", "held"])["sharp"])
     picker_url = page.driver.current_url
     cookies = page.driver.get_cookies()
     driver = make_driver()
@@ -50,20 +52,15 @@ def check_warm_fast_is_final(page, scenario):
         for cookie in cookies:
             driver.add_cookie({key: cookie[key] for key in ("name", "value", "path", "httpOnly", "sameSite") if key in cookie})
         open_grid(second, picker_url)
-        state = second.wait("every cell in view marked sharp in the second browser",
-                            lambda _: (lambda s: s if s["sharp"] else None)(second.script(VISIBLE_SHARP)))
+        state = second.wait("every cell in view showing its thumbnail from the batch in the second browser",
+                            lambda _: (lambda s: s if s["sharp"] else None)(second.script(VISIBLE_SHARP, ["held"])))
         requests = second.script(IMAGE_REQUESTS)
         cells = set(state["ids"])
-        in_cells = [(url, final) for url, final in requests if any(f"/assets/{i}/" in url for i in cells)]
-        fast = [url for url, final in in_cells if "delivery=fast" in url]
-        not_final = [url for url, final in in_cells if "delivery=fast" in url and not final]
-        fetched_again = [url for url, _ in in_cells if "delivery=high" in url]
-        print(f"e2e:   {len(cells)} cells in view, {len(fast)} fast answers, {len(fast) - len(not_final)} of them final, "
-              f"{len(fetched_again)} fetched again")
-        if len(fast) < len(cells) or not_final:
-            raise StepFailed(f"each cell in view should have asked once for a fast thumbnail answered final: "
-                             f"{len(fast)} fast for {len(cells)} cells; not final: {not_final[:3]}")
-        if fetched_again:
-            raise StepFailed(f"cells whose fast answer was final asked for it again: {fetched_again[:3]}")
+        one_by_one = [url for url in requests["images"] if any(f"/assets/{i}/" in url for i in cells)]
+        print(f"e2e:   {len(cells)} cells in view, {requests['batches']} batch, {len(one_by_one)} of their images asked one by one")
+        if requests["batches"] != 1:
+            raise StepFailed(f"the first screen should ask for one thumbnail batch, asked {requests['batches']}")
+        if one_by_one:
+            raise StepFailed(f"cells shown from the batch asked for their image on their own: {one_by_one[:3]}")
     finally:
         driver.quit()

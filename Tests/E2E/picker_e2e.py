@@ -17,8 +17,8 @@ picks a range with Shift+Right x3 and shrinks it with Shift+Left x2 (the cells t
 unpicked, the others keep their pick numbers), then reloads the page: the page links its files
 under /ui/<version>/ and the reload fetches none of them from the server (all from the cache).
 Last, a second server of the same binary on a library of a few hundred photos: once its first
-screen is sharp, a second browser opening it gets the final thumbnails as its quick ones and asks
-for none of them again (e2e_warm_final); then, with every
+screen is sharp, a second browser opening it gets the first screen's final thumbnails in one
+answer and asks for none of them on its own (e2e_warm_final); then, with every
 thumbnail request held in the browser, the grid scrolls far down; the requests of the cells that
 left are cancelled before reaching the server, and once let through, every cell in view shows its image.
 

@@ -5,8 +5,9 @@ import Hummingbird
 import ImagePipeline
 import PickerSessions
 
-/// The picker page's browsing: the album list, windows of a collection's assets, thumbnails and
-/// large images, originals, and prefetch of the rows about to come into view.
+/// The picker page's browsing: the album list, windows of a collection's assets, thumbnails (one
+/// by one, or a first screen's held ones together: ``ThumbnailBatch``) and large images,
+/// originals, and prefetch of the rows about to come into view.
 struct PickerBrowsing: Sendable {
     let state: ServerState
 
@@ -31,6 +32,22 @@ struct PickerBrowsing: Sendable {
             let tier: RenderPriority = request.headers[Self.imageUpgrade] == nil ? .visibleFirst : .visibleSharp
             return try await state.media.image(of: asset, query: ImageQuery(request, allowsDelivery: true), request: request,
                                                session: session.id, tier: tier)
+        }
+        api.post("thumbnails") { request, context in
+            let session = try await grant(context).session
+            let body = try await JSONResponse.decode(ThumbnailBatch.Request.self, from: request, limit: 64 << 10)
+            let query = try ThumbnailBatch.query(of: body)
+            var asked: [UUID: String] = [:], uuids: [UUID] = []
+            for id in body.ids {
+                guard let uuid = UUID(canonical: id) else { continue }
+                asked[uuid] = id
+                uuids.append(uuid)
+            }
+            let assets = try await state.visibleAssets(uuids, session: session)
+            return try ThumbnailBatch.response(assets.compactMap { asset in
+                guard let id = asked[asset.id.uuid], let held = state.media.renditions.rendition(for: RenditionKey(asset, query)) else { return nil }
+                return (id, held.answer)
+            })
         }
         api.get("assets/:asset/original") { request, context in
             let asset = try await visibleAsset(context, session: try await grant(context).session)

@@ -1,7 +1,7 @@
 // One grid cell's DOM: a gridcell with the thumbnail, an Open button, a video's duration and,
 // when picked, the pick badge. Cells are made for the rows near the viewport only.
 
-import { imageURL } from "./api.js";
+import { imageURL, heldThumbnails } from "./api.js";
 import { t, formatDate, formatDuration } from "./i18n.js";
 import { isSharpKnown, rememberSharp, openSharpMemory } from "./sharp-memory.js";
 import { watchThumb, cancelUpgrade } from "./thumb-upgrade.js";
@@ -51,7 +51,9 @@ export function fillCell(cell, item, px, { fast = false, defer = false, bare = f
   img.dataset.px = String(px);
   const quick = fast && !isSharpKnown(item.id, px);
   if (quick) watchThumb(img, item.id);
-  else img.addEventListener("load", () => rememberSharp(item.id, px), { once: true });
+  else img.addEventListener("load", () => {
+    if (img.dataset.quality !== "held") rememberSharp(item.id, px); // a held one is not in the browser's cache
+  }, { once: true });
   const url = imageURL(item.id, { w: px, h: px, mode: "fill", delivery: quick ? "fast" : "high" });
   if (defer) img.dataset.src = url;
   else img.src = url;
@@ -115,6 +117,32 @@ export function markCell(cell, badgeText) {
   badge.textContent = badgeText;
 }
 
+/**
+ * Starts the first screen's thumbnails, deferred in data-src: those the server holds final come
+ * in one answer (``heldThumbnails``) and show from it (data-quality "held": final, but not in
+ * the browser's cache); the rest load one by one. If the batch fails, they all do.
+ */
+export async function loadFirstScreen(images, px) {
+  const ids = images.map((img) => img.closest(".cell")?.dataset.assetId).filter(Boolean);
+  let held = new Map();
+  try {
+    if (ids.length) held = await heldThumbnails(ids, { w: px, h: px });
+  } catch {
+    // refused or cut off: one by one
+  }
+  for (const img of images) {
+    const blob = held.get(img.closest(".cell")?.dataset.assetId);
+    if (!img.dataset.src) continue; // its cell was emptied meanwhile
+    if (blob) {
+      img.dataset.quality = "held";
+      img.src = URL.createObjectURL(blob);
+    } else {
+      img.src = img.dataset.src;
+    }
+    delete img.dataset.src;
+  }
+}
+
 /** Starts the deferred thumbnails of the cells under `root`. */
 export function loadDeferred(root) {
   for (const img of root.querySelectorAll("img.thumb[data-src]")) {
@@ -129,7 +157,9 @@ export function loadDeferred(root) {
  */
 export function cancelLoads(row) {
   for (const img of row.querySelectorAll("img.thumb")) {
+    if (img.src.startsWith("blob:")) URL.revokeObjectURL(img.src);
     if (!img.complete) img.removeAttribute("src");
+    delete img.dataset.src;
     cancelUpgrade(img);
   }
 }

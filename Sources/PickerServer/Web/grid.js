@@ -3,7 +3,7 @@
 // reaches. Its geometry is in grid-layout.js, the prefetch of rows ahead in grid-prefetch.js,
 // focus and keys in grid-keyboard.js.
 
-import { fillCell, decorateCells, markCell, labelCell, loadDeferred, cancelLoads } from "./cell.js";
+import { fillCell, decorateCells, loadFirstScreen, markCell, labelCell, loadDeferred, cancelLoads } from "./cell.js";
 import { gridOpening, awaitFirstScreen } from "./first-screen.js";
 import { GAP, MIN_CELL, geometry, visibleRows, makeRow } from "./grid-layout.js";
 import { Prefetcher } from "./grid-prefetch.js";
@@ -142,6 +142,7 @@ export class Grid {
     for (let row = firstVisible; row <= lastVisible; row += 1) {
       for (const img of this.rowElements.get(row)?.querySelectorAll("img.thumb") ?? []) images.push(img);
     }
+    await loadFirstScreen(images, this.thumbPixels);
     this.afterFirstScreen(source, images, opening);
   }
 
@@ -287,7 +288,8 @@ export class Grid {
       // Until the first screen is shown, the rows beyond it take quick thumbnails, and wait; its
       // own cells are bare (afterFirstScreen decorates them).
       const beyond = this.awaitingFirstScreen && (row < firstVisible || row > lastVisible);
-      this.fillRow(element, { fast: jumped || this.opening || beyond, defer: jumped || beyond, bare: this.opening });
+      const deferred = jumped || beyond || this.opening; // an opening's own rows: loadFirstScreen
+      this.fillRow(element, { fast: jumped || this.opening || beyond, defer: deferred, bare: this.opening });
     }
     this.source.loadRange(first * this.columns, Math.min(this.total - 1, (last + 1) * this.columns - 1))
       .catch((error) => this.onError(error));

@@ -89,8 +89,9 @@ function run() {
   for (const entry of queue) {
     queue.delete(entry);
     const { img, assetId, px } = entry;
-    // Cells that left the DOM or show another asset now need nothing.
-    if (!img.isConnected || img.closest(".cell")?.dataset.assetId !== assetId) continue;
+    // Cells that left the DOM or show another asset now need nothing, nor one that shows a
+    // final thumbnail of a first screen's batch.
+    if (!img.isConnected || img.closest(".cell")?.dataset.assetId !== assetId || img.dataset.quality === "held") continue;
     if (answeredFinal(img.currentSrc || img.src)) {
       img.dataset.quality = "high";
       continue;

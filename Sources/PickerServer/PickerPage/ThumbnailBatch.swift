@@ -1,0 +1,77 @@
+import AssetsKit
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// `POST api/thumbnails`: the final thumbnails of a grid's first screen that the server holds
+/// already (``RenditionMemo``), in one answer.
+///
+/// HTTP/1.1 gives a page six connections to its server: seventy thumbnails asked one by one
+/// take a dozen round trips on each, and the browser's work for each request (its loader, its
+/// timing entry, its answer handed to the page) is most of a warm first screen. Asked together,
+/// they come in one. What the server does not hold already is left out, and the page asks for
+/// it one by one as before (`delivery=fast`): this never renders, so it never waits.
+///
+/// The body is `{"ids": [...], "w": W, "h": H, "mode": "fill"|"fit"}` (the image route's `w`,
+/// `h` and `mode`; JPEG at quality 80, as the page's thumbnails). The answer, `no-store`, is one
+/// line of JSON, `{"thumbnails":[{"id","type","bytes"}]}`, naming the thumbnails it holds in the
+/// order asked, then their bytes one after another. Ids the session may not show are left out
+/// as those not rendered yet are: the answer says nothing of their existence.
+enum ThumbnailBatch {
+    /// Ids in one request: the first screen of a large display, with room.
+    static let maximumIDs = 500
+
+    /// The body of `POST api/thumbnails`.
+    struct Request: Decodable {
+        let ids: [String]
+        let w: Int
+        let h: Int
+        let mode: ContentMode?
+    }
+
+    /// The answer's first line.
+    private struct Header: Encodable {
+        struct Thumbnail: Encodable {
+            let id: String
+            let type: String
+            let bytes: Int
+        }
+
+        let thumbnails: [Thumbnail]
+    }
+
+    /// The media type of the answer.
+    static let contentType = "application/vnd.assets-picker.thumbnails"
+
+    /// The rendition `request` asks of each id, checked as the image route checks its query.
+    /// - Throws: ``APIError`` 400 with the reason, before any lookup.
+    static func query(of request: Request) throws(APIError) -> ImageQuery {
+        guard request.ids.count <= maximumIDs else {
+            throw .badParameter("A thumbnail batch takes at most \(maximumIDs) ids; got \(request.ids.count).")
+        }
+        let values = ["w": String(request.w), "h": String(request.h), "mode": request.mode == .fit ? "fit" : "fill"]
+        return try ImageQuery { values[$0] }
+    }
+
+    /// The answer holding `thumbnails` (each asked id's text and its remembered final rendition), in order.
+    static func response(_ thumbnails: [(id: String, answer: PreparedAnswer)]) throws -> Response {
+        var items: [Header.Thumbnail] = []
+        var size = 0
+        for (id, answer) in thumbnails {
+            guard let body = answer.body else { continue }
+            items.append(.init(id: id, type: answer.head.headerFields[.contentType] ?? "image/jpeg", bytes: body.readableBytes))
+            size += body.readableBytes
+        }
+        let header = try JSONEncoder().encode(Header(thumbnails: items))
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(header.count + 1 + size)
+        buffer.writeBytes(header)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        for (_, answer) in thumbnails {
+            guard var body = answer.body else { continue }
+            buffer.writeBuffer(&body)
+        }
+        return Response(status: .ok, headers: [.contentType: contentType, .cacheControl: "no-store"], body: .init(byteBuffer: buffer))
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+/// `POST api/thumbnails`: a first screen's final thumbnails that the server holds, in one answer;
+/// what it does not hold (or may not show) is left out, and nothing is rendered for it.
+@Suite("A first screen's held thumbnails come in one answer")
+struct ThumbnailBatchTests {
+    /// The answer split as the picker page splits it: the header line's thumbnails and their bytes.
+    private static func split(_ body: Data) throws -> [(id: String, type: String, bytes: Data)] {
+        let newline = try #require(body.firstIndex(of: UInt8(ascii: "\n")))
+        let header = try #require(try JSONSerialization.jsonObject(with: body[..<newline]) as? [String: Any])
+        let thumbnails = try #require(header["thumbnails"] as? [[String: Any]])
+        var offset = newline + 1, parts: [(id: String, type: String, bytes: Data)] = []
+        for thumbnail in thumbnails {
+            let length = try #require(thumbnail["bytes"] as? Int)
+            parts.append((try #require(thumbnail["id"] as? String), try #require(thumbnail["type"] as? String),
+                          body[offset..<offset + length]))
+            offset += length
+        }
+        #expect(offset == body.endIndex, "bytes beyond the thumbnails the header names")
+        return parts
+    }
+
+    @Test("held thumbnails come in the order asked with the image route's bytes; unrendered, unknown and malformed ids are left out")
+    func heldOnesInOrder() async throws {
+        let server = try await TestServer.indexed()
+        defer { Task { await server.stop() } }
+        let person = server.picker(try await server.client.createSession())
+        let photos = try await person.cameraRollIDs(media: "photo")
+        try #require(photos.count >= 4)
+        let query = "w=120&h=120&mode=fill&format=jpeg&delivery=high"
+        var rendered: [String: Data] = [:]
+        for id in [photos[2], photos[0]] {
+            let answer = try await person.get("assets/\(id)/image?\(query)")
+            #expect(answer.status == 200)
+            rendered[id] = answer.body
+        }
+        let unknown = UUID().uuidString
+        let asked = [photos[0], photos[1], unknown, "not-an-id", photos[2]]
+        let answer = try await person.send("POST", "thumbnails", json: ["ids": asked, "w": 120, "h": 120, "mode": "fill"])
+        #expect(answer.status == 200)
+        #expect(answer.header("Content-Type") == "application/vnd.assets-picker.thumbnails")
+        #expect(answer.header("Cache-Control") == "no-store")
+        let parts = try Self.split(answer.body)
+        #expect(parts.map(\.id) == [photos[0], photos[2]], "photos[1] was never rendered; the unknown and malformed ids name nothing")
+        for part in parts {
+            #expect(part.type == "image/jpeg")
+            #expect(part.bytes == rendered[part.id], "\(part.id): not the image route's bytes")
+        }
+
+        // Another size was never rendered: nothing held, and asking renders nothing.
+        let other = try await person.send("POST", "thumbnails", json: ["ids": asked, "w": 121, "h": 121])
+        #expect(try Self.split(other.body).isEmpty)
+        let again = try await person.send("POST", "thumbnails", json: ["ids": asked, "w": 121, "h": 121])
+        #expect(try Self.split(again.body).isEmpty, "the batch rendered what it was asked for")
+    }
+
+    @Test("beyond its bounds a batch is refused 400 with the reason: 501 ids, a side of 0 or 4097")
+    func bounded() async throws {
+        let server = try await TestServer.indexed()
+        defer { Task { await server.stop() } }
+        let person = server.picker(try await server.client.createSession())
+        let tooMany = (0...500).map { _ in UUID().uuidString }
+        for (body, reason) in [(["ids": tooMany, "w": 120, "h": 120], "at most 500 ids"),
+                               (["ids": [String](), "w": 0, "h": 120], "'w'"), (["ids": [String](), "w": 120, "h": 4097], "'h'")] as [([String: Any], String)] {
+            let answer = try await person.send("POST", "thumbnails", json: body)
+            #expect(answer.status == 400)
+            #expect(answer.errorMessage.contains(reason), "\(answer.errorMessage)")
+        }
+    }
+
+    @Test("without the person's cookie, or on an ended session, a batch gives nothing")
+    func personOnly() async throws {
+        let server = try await TestServer.indexed()
+        defer { Task { await server.stop() } }
+        let session = try await server.client.createSession()
+        let person = server.picker(session)
+        let photo = try #require(try await person.cameraRollIDs(media: "photo").first)
+        #expect(try await person.get("assets/\(photo)/image?w=120&h=120&mode=fill&format=jpeg").status == 200)
+        let body = try JSONSerialization.data(withJSONObject: ["ids": [photo], "w": 120, "h": 120])
+        let stranger = try await server.request("POST", person.apiPath + "thumbnails", headers: ["Content-Type": "application/json"],
+                                                body: body, authorized: true, asPerson: false)
+        #expect(stranger.status == 401)
+        #expect(!stranger.body.contains(UInt8(0xFF)), "image bytes went to a caller without the person's cookie")
+        #expect(try await person.send("POST", "cancel").status == 200)
+        let ended = try await person.send("POST", "thumbnails", json: ["ids": [photo], "w": 120, "h": 120])
+        #expect(ended.status == 410)
+    }
+}
