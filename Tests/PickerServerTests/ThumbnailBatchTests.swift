@@ -5,20 +5,15 @@ import Testing
 /// what it does not hold (or may not show) is left out, and nothing is rendered for it.
 @Suite("A first screen's held thumbnails come in one answer")
 struct ThumbnailBatchTests {
-    /// The answer split as the picker page splits it: the header line's thumbnails and their bytes.
+    /// The answer's thumbnails, their bytes decoded from base64.
     private static func split(_ body: Data) throws -> [(id: String, type: String, bytes: Data)] {
-        let newline = try #require(body.firstIndex(of: UInt8(ascii: "\n")))
-        let header = try #require(try JSONSerialization.jsonObject(with: body[..<newline]) as? [String: Any])
-        let thumbnails = try #require(header["thumbnails"] as? [[String: Any]])
-        var offset = newline + 1, parts: [(id: String, type: String, bytes: Data)] = []
-        for thumbnail in thumbnails {
-            let length = try #require(thumbnail["bytes"] as? Int)
-            parts.append((try #require(thumbnail["id"] as? String), try #require(thumbnail["type"] as? String),
-                          body[offset..<offset + length]))
-            offset += length
+        let answer = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+        let thumbnails = try #require(answer["thumbnails"] as? [[String: Any]])
+        return try thumbnails.map { thumbnail in
+            let data = try #require(thumbnail["data"] as? String)
+            return (try #require(thumbnail["id"] as? String), try #require(thumbnail["type"] as? String),
+                    try #require(Data(base64Encoded: data)))
         }
-        #expect(offset == body.endIndex, "bytes beyond the thumbnails the header names")
-        return parts
     }
 
     @Test("held thumbnails come in the order asked with the image route's bytes; unrendered, unknown and malformed ids are left out")
@@ -39,7 +34,7 @@ struct ThumbnailBatchTests {
         let asked = [photos[0], photos[1], unknown, "not-an-id", photos[2]]
         let answer = try await person.send("POST", "thumbnails", json: ["ids": asked, "w": 120, "h": 120, "mode": "fill"])
         #expect(answer.status == 200)
-        #expect(answer.header("Content-Type") == "application/vnd.assets-picker.thumbnails")
+        #expect(answer.header("Content-Type") == "application/json")
         #expect(answer.header("Cache-Control") == "no-store")
         let parts = try Self.split(answer.body)
         #expect(parts.map(\.id) == [photos[0], photos[2]], "photos[1] was never rendered; the unknown and malformed ids name nothing")
@@ -81,7 +76,7 @@ struct ThumbnailBatchTests {
         let stranger = try await server.request("POST", person.apiPath + "thumbnails", headers: ["Content-Type": "application/json"],
                                                 body: body, authorized: true, asPerson: false)
         #expect(stranger.status == 401)
-        #expect(!stranger.body.contains(UInt8(0xFF)), "image bytes went to a caller without the person's cookie")
+        #expect(!String(decoding: stranger.body, as: UTF8.self).contains("thumbnails"), "thumbnails went to a caller without the person's cookie")
         #expect(try await person.send("POST", "cancel").status == 200)
         let ended = try await person.send("POST", "thumbnails", json: ["ids": [photo], "w": 120, "h": 120])
         #expect(ended.status == 410)

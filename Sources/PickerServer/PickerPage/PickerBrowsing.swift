@@ -44,7 +44,7 @@ struct PickerBrowsing: Sendable {
                 uuids.append(uuid)
             }
             let assets = try await state.visibleAssets(uuids, session: session)
-            return try ThumbnailBatch.response(assets.compactMap { asset in
+            return ThumbnailBatch.response(assets.compactMap { asset in
                 guard let id = asked[asset.id.uuid], let held = state.media.renditions.rendition(for: RenditionKey(asset, query)) else { return nil }
                 return (id, held.answer)
             })

@@ -14,10 +14,12 @@ import NIOCore
 /// it one by one as before (`delivery=fast`): this never renders, so it never waits.
 ///
 /// The body is `{"ids": [...], "w": W, "h": H, "mode": "fill"|"fit"}` (the image route's `w`,
-/// `h` and `mode`; JPEG at quality 80, as the page's thumbnails). The answer, `no-store`, is one
-/// line of JSON, `{"thumbnails":[{"id","type","bytes"}]}`, naming the thumbnails it holds in the
-/// order asked, then their bytes one after another. Ids the session may not show are left out
-/// as those not rendered yet are: the answer says nothing of their existence.
+/// `h` and `mode`; JPEG at quality 80, as the page's thumbnails). The answer, `no-store`, is
+/// `{"thumbnails":[{"id","type","data"}]}`: the thumbnails it holds in the order asked, each
+/// with its bytes in base64, which the page shows as `data:` URLs (the browser decodes those in
+/// the page's own process; a `blob:` URL is loaded through the browser's, a round trip for each).
+/// Ids the session may not show are left out as those not rendered yet are: the answer says
+/// nothing of their existence.
 enum ThumbnailBatch {
     /// Ids in one request: the first screen of a large display, with room.
     static let maximumIDs = 500
@@ -30,20 +32,6 @@ enum ThumbnailBatch {
         let mode: ContentMode?
     }
 
-    /// The answer's first line.
-    private struct Header: Encodable {
-        struct Thumbnail: Encodable {
-            let id: String
-            let type: String
-            let bytes: Int
-        }
-
-        let thumbnails: [Thumbnail]
-    }
-
-    /// The media type of the answer.
-    static let contentType = "application/vnd.assets-picker.thumbnails"
-
     /// The rendition `request` asks of each id, checked as the image route checks its query.
     /// - Throws: ``APIError`` 400 with the reason, before any lookup.
     static func query(of request: Request) throws(APIError) -> ImageQuery {
@@ -54,24 +42,23 @@ enum ThumbnailBatch {
         return try ImageQuery { values[$0] }
     }
 
-    /// The answer holding `thumbnails` (each asked id's text and its remembered final rendition), in order.
-    static func response(_ thumbnails: [(id: String, answer: PreparedAnswer)]) throws -> Response {
-        var items: [Header.Thumbnail] = []
-        var size = 0
+    /// The answer holding `thumbnails` (each asked id's text, a canonical UUID, and its remembered
+    /// final rendition), in order.
+    static func response(_ thumbnails: [(id: String, answer: PreparedAnswer)]) -> Response {
+        var json = ByteBuffer()
+        json.reserveCapacity(thumbnails.reduce(32) { $0 + 80 + ($1.answer.body?.readableBytes ?? 0) * 4 / 3 })
+        json.writeString(#"{"thumbnails":["#)
+        var first = true
         for (id, answer) in thumbnails {
             guard let body = answer.body else { continue }
-            items.append(.init(id: id, type: answer.head.headerFields[.contentType] ?? "image/jpeg", bytes: body.readableBytes))
-            size += body.readableBytes
+            if !first { json.writeString(",") }
+            first = false
+            // An id is a canonical UUID and a type one of the pipeline's image types: nothing to escape.
+            json.writeString(#"{"id":""# + id + #"","type":""# + (answer.head.headerFields[.contentType] ?? "image/jpeg") + #"","data":""#)
+            json.writeString(Data(body.readableBytesView).base64EncodedString())
+            json.writeString(#""}"#)
         }
-        let header = try JSONEncoder().encode(Header(thumbnails: items))
-        var buffer = ByteBuffer()
-        buffer.reserveCapacity(header.count + 1 + size)
-        buffer.writeBytes(header)
-        buffer.writeInteger(UInt8(ascii: "\n"))
-        for (_, answer) in thumbnails {
-            guard var body = answer.body else { continue }
-            buffer.writeBuffer(&body)
-        }
-        return Response(status: .ok, headers: [.contentType: contentType, .cacheControl: "no-store"], body: .init(byteBuffer: buffer))
+        json.writeString("]}")
+        return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: .init(byteBuffer: json))
     }
 }

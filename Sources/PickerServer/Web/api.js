@@ -72,26 +72,13 @@ export function prefetch(ids, { w, h, mode = "fill" }) {
 
 /**
  * The final thumbnails the server holds already of `ids` (a grid's first screen), in one answer
- * (POST api/thumbnails): a Map of id → Blob. Those it leaves out are asked for one by one.
+ * (POST api/thumbnails): a Map of id → `data:` URL (decoded in this page's process, unlike a
+ * `blob:` URL, which the browser loads through its own). Those it leaves out are asked for one by one.
  */
 export async function heldThumbnails(ids, { w, h, mode = "fill" }) {
-  const init = {
-    method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ ids: ids.slice(0, BATCH_IDS), w: clampSide(w), h: clampSide(h), mode }),
-  };
-  const response = await fetch(API + "thumbnails", init);
-  if (!response.ok) throw new ApiError(response.status, "http", response.statusText);
-  // One line of JSON naming the thumbnails, then their bytes one after another.
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  const end = bytes.indexOf(10);
-  const { thumbnails } = JSON.parse(new TextDecoder().decode(bytes.subarray(0, end)));
-  const held = new Map();
-  let offset = end + 1;
-  for (const { id: assetId, type, bytes: length } of thumbnails) {
-    held.set(assetId, new Blob([bytes.subarray(offset, offset + length)], { type }));
-    offset += length;
-  }
-  return held;
+  const json = { ids: ids.slice(0, BATCH_IDS), w: clampSide(w), h: clampSide(h), mode };
+  const { thumbnails } = await request("POST", "thumbnails", { json });
+  return new Map(thumbnails.map(({ id: assetId, type, data }) => [assetId, `data:${type};base64,${data}`]));
 }
 
 /** The ids one thumbnail batch may ask for (the server refuses more). */

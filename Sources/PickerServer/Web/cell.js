@@ -131,11 +131,11 @@ export async function loadFirstScreen(images, px) {
     // refused or cut off: one by one
   }
   for (const img of images) {
-    const blob = held.get(img.closest(".cell")?.dataset.assetId);
+    const url = held.get(img.closest(".cell")?.dataset.assetId);
     if (!img.dataset.src) continue; // its cell was emptied meanwhile
-    if (blob) {
+    if (url) {
       img.dataset.quality = "held";
-      img.src = URL.createObjectURL(blob);
+      img.src = url;
     } else {
       img.src = img.dataset.src;
     }
@@ -157,7 +157,6 @@ export function loadDeferred(root) {
  */
 export function cancelLoads(row) {
   for (const img of row.querySelectorAll("img.thumb")) {
-    if (img.src.startsWith("blob:")) URL.revokeObjectURL(img.src);
     if (!img.complete) img.removeAttribute("src");
     delete img.dataset.src;
     cancelUpgrade(img);
