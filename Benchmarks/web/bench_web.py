@@ -291,54 +291,64 @@ def thumbnail_bytes(server, picker_uri, box):
                 headers=server.person)
 
 
-def first_screen_case(arguments, variant, library, viewport, floor_nginx, floor_root, workdir):
-    """One library on one screen: ours cold (a new server, empty rendition cache, a new browser),
-    then ours warm (more new browsers, same server, once the cells' final thumbnails are rendered)
-    and the static floor (new browsers, nginx) taking turns, each once the server is idle: a
-    machine whose load drifts during the row meets both sides alike."""
-    import floor_page
-    import grid_first_screen as grid
+def fresh_server(arguments, library, run):
+    """`assets-picker serve` on its own copy of `library`'s index and previews (the kept ones stay
+    as made): a server just started, its rendition cache empty."""
     import web_library
-    folder, index, summary = library
-    slug = f"{variant}-{viewport[0].split()[0]}"
-    run = workdir / slug
+    folder, index, _ = library
     run.mkdir()
-    shutil.copyfile(index, run / "library.sqlite")  # the kept index and previews stay as made
+    shutil.copyfile(index, run / "library.sqlite")
     if web_library.previews_folder(index).exists():
         shutil.copytree(web_library.previews_folder(index), web_library.previews_folder(run / "library.sqlite"))
-    log(f"first screen, {variant}, {viewport[0]}: ours cold, then {arguments.warm_runs} warm")
-    server = Server(arguments.binary, run, library=folder, index=run / "library.sqlite")
-    try:
-        cold = grid.first_screen(server.new_session()["pickerUri"], server.cookie, viewport, cells=True)
-        boxes = cold.pop("cellBoxes")
-        # The final thumbnails of the cells shown: what the cold browser's sharpening leaves on the
-        # server when it stays open (it quits at the mark here), and the floor's files.
-        picker_uri = server.new_session()["pickerUri"]
-        thumbnails = [thumbnail_bytes(server, picker_uri, box) for box in boxes]
-        page = floor_page.write_page(floor_root, slug, boxes, thumbnails)
-        log(f"first screen, {variant}, {viewport[0]}: {arguments.warm_runs} warm and {arguments.floor_runs} "
-            f"nginx floor runs, taking turns")
-        warm, floor = [], []
-        for turn in range(max(arguments.warm_runs, arguments.floor_runs)):
-            # The browser before asked for the rows further down (a prefetch that outlives it):
-            # warm means those renders are done, not that they share the cores with this
-            # browser, or with the floor's.
-            if turn < arguments.warm_runs:
-                server.wait_until_idle()
-                warm.append(grid.first_screen(server.new_session()["pickerUri"], server.cookie, viewport))
-            if turn < arguments.floor_runs:
-                server.wait_until_idle()
-                floor.append(floor_page.first_screen(floor_nginx.base + page, viewport))
-    finally:
-        server.stop()
+    return Server(arguments.binary, run, library=folder, index=run / "library.sqlite")
+
+
+def first_screen_case(arguments, variant, library, viewport, floor_nginx, floor_root, workdir):
+    """One library on one screen: ours cold (each a new server, empty rendition cache, a new
+    browser), then, on the last cold one's server, ours warm (more new browsers, once the cells'
+    final thumbnails are rendered) and the static floor (new browsers, nginx) taking turns, each
+    once the server is idle: a machine whose load drifts during the row meets both sides alike."""
+    import floor_page
+    import grid_first_screen as grid
+    _, _, summary = library
+    slug = f"{variant}-{viewport[0].split()[0]}"
+    log(f"first screen, {variant}, {viewport[0]}: ours cold {arguments.cold_runs} times, then {arguments.warm_runs} warm "
+        f"and {arguments.floor_runs} nginx floor runs, taking turns")
+    cold, warm, floor = [], [], []
+    for number in range(arguments.cold_runs):
+        server = fresh_server(arguments, library, workdir / f"{slug}-{number}")
+        try:
+            cold.append(grid.first_screen(server.new_session()["pickerUri"], server.cookie, viewport, cells=True))
+            if number < arguments.cold_runs - 1:
+                continue
+            boxes = cold[-1]["cellBoxes"]
+            # The final thumbnails of the cells shown: what the cold browser's sharpening leaves on
+            # the server when it stays open (it quits at the mark here), and the floor's files.
+            picker_uri = server.new_session()["pickerUri"]
+            thumbnails = [thumbnail_bytes(server, picker_uri, box) for box in boxes]
+            page = floor_page.write_page(floor_root, slug, boxes, thumbnails)
+            for turn in range(max(arguments.warm_runs, arguments.floor_runs)):
+                # The browser before asked for the rows further down (a prefetch that outlives it):
+                # warm means those renders are done, not that they share the cores with this
+                # browser, or with the floor's.
+                if turn < arguments.warm_runs:
+                    server.wait_until_idle()
+                    warm.append(grid.first_screen(server.new_session()["pickerUri"], server.cookie, viewport))
+                if turn < arguments.floor_runs:
+                    server.wait_until_idle()
+                    floor.append(floor_page.first_screen(floor_nginx.base + page, viewport))
+        finally:
+            server.stop()
+    for run in cold:
+        run.pop("cellBoxes")
     floor_ms = statistics.median(r["fromClickMs"] for r in floor)
+    cold_ms = statistics.median(r["fromClickMs"] for r in cold)
     warm_ms = statistics.median(r["fromClickMs"] for r in warm)
-    log(f"first screen, {variant}, {viewport[0]}: floor {floor_ms:.0f} ms, ours cold {cold['fromClickMs']:.0f} ms, "
-        f"warm {warm_ms:.0f} ms")
+    log(f"first screen, {variant}, {viewport[0]}: floor {floor_ms:.0f} ms, ours cold {cold_ms:.0f} ms, warm {warm_ms:.0f} ms")
     return {"library": variant, "files": summary["files"], "assets": summary["assets"], "screen": viewport[0],
-            "cells": cold["cells"], "thumbnailBytes": round(statistics.mean(len(t) for t in thumbnails)),
-            "floorMs": floor_ms, "coldMs": cold["fromClickMs"], "warmMs": warm_ms,
-            "coldRatio": round(cold["fromClickMs"] / floor_ms, 2), "warmRatio": round(warm_ms / floor_ms, 2),
+            "cells": cold[-1]["cells"], "thumbnailBytes": round(statistics.mean(len(t) for t in thumbnails)),
+            "floorMs": floor_ms, "coldMs": cold_ms, "warmMs": warm_ms,
+            "coldRatio": round(cold_ms / floor_ms, 2), "warmRatio": round(warm_ms / floor_ms, 2),
             "cold": cold, "warm": warm, "floor": floor}
 
 
@@ -357,7 +367,7 @@ def first_screens(arguments, workdir):
     finally:
         nginx.stop()
     return {"cases": cases, "coldTarget": COLD_TARGET, "warmTarget": WARM_TARGET,
-            "warmRuns": arguments.warm_runs, "floorRuns": arguments.floor_runs}
+            "coldRuns": arguments.cold_runs, "warmRuns": arguments.warm_runs, "floorRuns": arguments.floor_runs}
 
 
 def markdown(rows):
@@ -378,7 +388,7 @@ def table(report):
     screens_ = report.get("firstScreen")
     if screens_:
         lines.append(f"First screen of All Photos at {screens_['cases'][0]['assets']:,} assets, ms from the album click "
-                     f"until every visible cell shows an image (cold: new server, empty rendition cache; warm: median "
+                     f"until every visible cell shows an image (cold: median of {screens_['coldRuns']} new servers, empty rendition cache; warm: median "
                      f"of {screens_['warmRuns']} new browsers, same server; floor: the same thumbnails behind nginx, "
                      f"same boxes, median of {screens_['floorRuns']}). Targets: cold <= {screens_['coldTarget']:.1f}x, "
                      f"warm <= {screens_['warmTarget']:.1f}x the floor.")
@@ -390,14 +400,16 @@ def table(report):
                          mark(case["warmRatio"], screens_["warmTarget"])))
         lines += markdown(rows) + [""]
         lines.append("Where ours spends it: ms after the click when the album's API answers ended, the first image "
-                     "request started, the last image answer ended, and every cell showed its image (warm: the last run; "
-                     "API -: none after the click, the page had the album's first page already).")
+                     "request started, the last image answer ended, and every cell showed its image (the last cold and warm runs; "
+                     "-: none after the click: the page had the album's first page, and the first screen's held "
+                     "thumbnails, already).")
         lines.append("")
         rows = [("newest 120", "screen", "run", "API done", "first image asked", "last image arrived", "all shown")]
         for case in screens_["cases"]:
-            for name, run in (("cold", case["cold"]), ("warm", case["warm"][-1])):
-                rows.append((case["library"], case["screen"], name, str(run["apiDoneMs"] or "-"), str(run["firstImageStartMs"]),
-                             str(run["lastImageEndMs"]), f"{run['fromClickMs']:.0f}"))
+            for name, run in (("cold", case["cold"][-1]), ("warm", case["warm"][-1])):
+                dash = lambda value: "-" if value is None else str(value)
+                rows.append((case["library"], case["screen"], name, dash(run["apiDoneMs"]), dash(run["firstImageStartMs"]),
+                             dash(run["lastImageEndMs"]), f"{run['fromClickMs']:.0f}"))
         lines += markdown(rows) + [""]
     http_ = report.get("thumbnails")
     if http_:
@@ -426,9 +438,10 @@ def main():
     parser.add_argument("--libraries", default="jpeg-half-exif,jpeg-exif,jpeg-plain,heic,mix",
                         help="the first screen's libraries (web_library.VARIANTS), comma-separated")
     parser.add_argument("--screens", default="desktop,phone", help="desktop (1280x900), phone (390x844 at 3x)")
+    parser.add_argument("--cold-runs", type=int, default=3, help="new servers (empty caches) with a new browser each; the median counts")
     parser.add_argument("--warm-runs", type=int, default=5, help="new browsers on the warm server; the median counts")
     parser.add_argument("--floor-runs", type=int, default=5, help="new browsers on the nginx floor; the median counts")
-    parser.add_argument("--runs", type=int, default=3, help="wrk runs per server; the median counts")
+    parser.add_argument("--runs", type=int, default=5, help="wrk runs per server; the median counts")
     parser.add_argument("--duration", default="10s", help="each wrk run's length")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--connections", type=int, default=32)

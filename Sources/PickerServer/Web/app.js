@@ -4,6 +4,7 @@
 import * as api from "./api.js";
 import { AlbumList } from "./albums.js";
 import { AssetSource, preloadFirstPage, forgetPreloads } from "./asset-source.js";
+import { preloadHeld, forgetHeld } from "./held-thumbnails.js";
 import { Browser } from "./browser.js";
 import { prepareCells } from "./cell.js";
 import { listen } from "./events.js";
@@ -102,11 +103,19 @@ function showAlbums() {
 
 /**
  * The first window of All Photos, fetched while the album list shows, so that its grid opens at
- * once; resolves when it is here.
+ * once; resolves when it is here. Once the grid's box is measured too, the held thumbnails of
+ * its first screen are asked for as well.
  */
 function preloadCameraRoll(albums = albumList.albums) {
   const cameraRoll = albums.find((album) => album.kind === "cameraRoll");
-  return cameraRoll ? preloadFirstPage(cameraRoll.id, gridQuery()) : Promise.resolve();
+  if (!cameraRoll) return Promise.resolve();
+  const query = gridQuery();
+  return preloadFirstPage(cameraRoll.id, query).then((page) => {
+    const measured = measuredGrid;
+    if (!page || measured?.albumId !== cameraRoll.id || measured.query !== JSON.stringify(query)) return;
+    const { count, px } = grid.firstScreenOn(measured.box, page.total);
+    preloadHeld(page.items.slice(0, count).map((item) => item.id), px);
+  });
 }
 
 // Another album: its first window is fetched as the pointer goes down on it, before the click.
@@ -261,6 +270,7 @@ setUpImporting($("import-tools"), session.library, {
 /** The library changed: new counts and posters, and the grid's window fetched again. */
 async function refreshLibrary() {
   forgetPreloads();
+  forgetHeld();
   try {
     const albums = await albumList.load();
     if (currentView() === "albums") preloadCameraRoll();

@@ -15,7 +15,8 @@ const firstPage = (albumId, query) => getAssets(albumId, { offset: 0, limit: PAG
 
 /**
  * Fetches the first page of `albumId` under `query` now, for a grid that may open on it soon;
- * resolves when it is here (or failed: the opening asks again).
+ * resolves with it (`{total, offset, items}`) when it is here, or with null (failed: the opening
+ * asks again).
  */
 export function preloadFirstPage(albumId, query) {
   const key = preloadKey(albumId, query);
@@ -25,7 +26,7 @@ export function preloadFirstPage(albumId, query) {
     promise.catch(() => preloaded.delete(key));
     preloaded.set(key, promise);
   }
-  return promise.then(() => undefined, () => undefined);
+  return promise.catch(() => null);
 }
 
 /** The library changed: pages fetched ahead are out of date. */

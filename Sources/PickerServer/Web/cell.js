@@ -1,10 +1,11 @@
 // One grid cell's DOM: a gridcell with the thumbnail, an Open button, a video's duration and,
 // when picked, the pick badge. Cells are made for the rows near the viewport only.
 
-import { imageURL, heldThumbnails } from "./api.js";
+import { imageURL } from "./api.js";
 import { t, formatDate, formatDuration } from "./i18n.js";
 import { isSharpKnown, rememberSharp, openSharpMemory } from "./sharp-memory.js";
 import { watchThumb, cancelUpgrade } from "./thumb-upgrade.js";
+import { takeHeld } from "./held-thumbnails.js";
 
 /**
  * Makes ahead what the first cells of a grid need once (the date format with its locale data,
@@ -119,17 +120,11 @@ export function markCell(cell, badgeText) {
 
 /**
  * Starts the first screen's thumbnails, deferred in data-src: those the server holds final come
- * in one answer (``heldThumbnails``) and show from it (data-quality "held": final, but not in
- * the browser's cache); the rest load one by one. If the batch fails, they all do.
+ * in one answer (``takeHeld``) and show from it (data-quality "held": final, but not in the
+ * browser's cache); the rest load one by one. If the batch fails, they all do.
  */
 export async function loadFirstScreen(images, px) {
-  const ids = images.map((img) => img.closest(".cell")?.dataset.assetId).filter(Boolean);
-  let held = new Map();
-  try {
-    if (ids.length) held = await heldThumbnails(ids, { w: px, h: px });
-  } catch {
-    // refused or cut off: one by one
-  }
+  const held = await takeHeld(images.map((img) => img.closest(".cell")?.dataset.assetId).filter(Boolean), px);
   for (const img of images) {
     const url = held.get(img.closest(".cell")?.dataset.assetId);
     if (!img.dataset.src) continue; // its cell was emptied meanwhile

@@ -86,6 +86,16 @@ export class Grid {
   }
 
   /**
+   * The first screen of a grid opening at its top on `box` (``measure``) with `total` items: how
+   * many items it shows and its thumbnails' device pixels.
+   */
+  firstScreenOn(box, total) {
+    const { columns, cellSize, rowHeight } = geometry(box.width - 2 * GAP);
+    const { lastVisible } = visibleRows(0, box.height, rowHeight, Math.ceil(total / columns));
+    return { count: Math.min(total, (lastVisible + 1) * columns), px: Math.round(cellSize * (window.devicePixelRatio || 1)) };
+  }
+
+  /**
    * Shows `source` from its start (a new album, sort or filter). With `box` (from ``measure``,
    * taken with the toolbar and the page as they are now, the grid at its top and never scrolled
    * since), the first screen is made without reading the layout; checked in the next frame, and
