@@ -1,4 +1,5 @@
 import Foundation
+import PickerClient
 import Testing
 
 /// `POST api/thumbnails`: a first screen's final thumbnails that the server holds, in one answer;
@@ -50,14 +51,32 @@ struct ThumbnailBatchTests {
         #expect(try Self.split(again.body).isEmpty, "the batch rendered what it was asked for")
     }
 
-    @Test("beyond its bounds a batch is refused 400 with the reason: 501 ids, a side of 0 or 4097")
+    @Test("a thumbnail the server holds of an asset outside the session's filter is not given")
+    func onlyWhatTheSessionShows() async throws {
+        let server = try await TestServer.indexed()
+        defer { Task { await server.stop() } }
+        let everything = server.picker(try await server.client.createSession())
+        let photosOnly = server.picker(try await server.client.createSession(PickerSessionOptions(mediaFilter: "photo")))
+        let video = try #require(try await everything.cameraRollIDs(media: "video").first)
+        let photo = try #require(try await photosOnly.cameraRollIDs(media: "photo").first)
+        for id in [video, photo] {
+            #expect(try await everything.get("assets/\(id)/image?w=120&h=120&mode=fill&format=jpeg").status == 200)
+        }
+        let body: [String: Any] = ["ids": [video, photo], "w": 120, "h": 120]
+        #expect(try Self.split(try await everything.send("POST", "thumbnails", json: body).body).map(\.id) == [video, photo])
+        let filtered = try await photosOnly.send("POST", "thumbnails", json: body)
+        #expect(filtered.status == 200)
+        #expect(try Self.split(filtered.body).map(\.id) == [photo], "the photos-only session was given the video's thumbnail")
+    }
+
+    @Test("beyond its bounds a batch is refused 400 with the reason: 501 ids, a side of 0 or 1025")
     func bounded() async throws {
         let server = try await TestServer.indexed()
         defer { Task { await server.stop() } }
         let person = server.picker(try await server.client.createSession())
         let tooMany = (0...500).map { _ in UUID().uuidString }
         for (body, reason) in [(["ids": tooMany, "w": 120, "h": 120], "at most 500 ids"),
-                               (["ids": [String](), "w": 0, "h": 120], "'w'"), (["ids": [String](), "w": 120, "h": 4097], "'h'")] as [([String: Any], String)] {
+                               (["ids": [String](), "w": 0, "h": 120], "'w'"), (["ids": [String](), "w": 120, "h": 1025], "'h'")] as [([String: Any], String)] {
             let answer = try await person.send("POST", "thumbnails", json: body)
             #expect(answer.status == 400)
             #expect(answer.errorMessage.contains(reason), "\(answer.errorMessage)")

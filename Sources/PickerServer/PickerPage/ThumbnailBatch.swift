@@ -23,6 +23,10 @@ import NIOCore
 enum ThumbnailBatch {
     /// Ids in one request: the first screen of a large display, with room.
     static let maximumIDs = 500
+    /// The largest side asked for: a thumbnail's (``PrefetchLimits/maximumSide``).
+    static let maximumSide = PrefetchLimits.maximumSide
+    /// Image bytes in one answer, at most: held thumbnails beyond are left out (asked for one by one).
+    static let maximumBytes = 16 << 20
 
     /// The body of `POST api/thumbnails`.
     struct Request: Decodable {
@@ -38,23 +42,31 @@ enum ThumbnailBatch {
         guard request.ids.count <= maximumIDs else {
             throw .badParameter("A thumbnail batch takes at most \(maximumIDs) ids; got \(request.ids.count).")
         }
+        guard (1...maximumSide).contains(request.w), (1...maximumSide).contains(request.h) else {
+            throw .badParameter("A thumbnail batch takes 'w' and 'h' from 1 to \(maximumSide); larger images are asked for one at a time.")
+        }
         let values = ["w": String(request.w), "h": String(request.h), "mode": request.mode == .fit ? "fit" : "fill"]
         return try ImageQuery { values[$0] }
     }
 
     /// The answer holding `thumbnails` (each asked id's text, a canonical UUID, and its remembered
-    /// final rendition), in order.
+    /// final rendition), in order, up to ``maximumBytes`` of images.
     static func response(_ thumbnails: [(id: String, answer: PreparedAnswer)]) -> Response {
+        var kept: [(id: String, body: ByteBuffer, type: String)] = [], bytes = 0
+        for (id, answer) in thumbnails {
+            guard let body = answer.body, bytes + body.readableBytes <= maximumBytes else { continue }
+            bytes += body.readableBytes
+            kept.append((id, body, answer.head.headerFields[.contentType] ?? "image/jpeg"))
+        }
         var json = ByteBuffer()
-        json.reserveCapacity(thumbnails.reduce(32) { $0 + 80 + ($1.answer.body?.readableBytes ?? 0) * 4 / 3 })
+        json.reserveCapacity(32 + kept.count * 80 + bytes * 4 / 3 + 4)
         json.writeString(#"{"thumbnails":["#)
         var first = true
-        for (id, answer) in thumbnails {
-            guard let body = answer.body else { continue }
+        for (id, body, type) in kept {
             if !first { json.writeString(",") }
             first = false
             // An id is a canonical UUID and a type one of the pipeline's image types: nothing to escape.
-            json.writeString(#"{"id":""# + id + #"","type":""# + (answer.head.headerFields[.contentType] ?? "image/jpeg") + #"","data":""#)
+            json.writeString(#"{"id":""# + id + #"","type":""# + type + #"","data":""#)
             json.writeString(Data(body.readableBytesView).base64EncodedString())
             json.writeString(#""}"#)
         }

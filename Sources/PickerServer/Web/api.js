@@ -76,6 +76,8 @@ export function prefetch(ids, { w, h, mode = "fill" }) {
  * `blob:` URL, which the browser loads through its own). Those it leaves out are asked for one by one.
  */
 export async function heldThumbnails(ids, { w, h, mode = "fill" }) {
+  // Larger thumbnails than a batch takes are asked for one by one.
+  if (Math.max(w, h) > PREFETCH_LIMITS.side) return new Map();
   const json = { ids: ids.slice(0, BATCH_IDS), w: clampSide(w), h: clampSide(h), mode };
   const { thumbnails } = await request("POST", "thumbnails", { json });
   return new Map(thumbnails.map(({ id: assetId, type, data }) => [assetId, `data:${type};base64,${data}`]));
