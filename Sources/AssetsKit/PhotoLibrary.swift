@@ -54,6 +54,12 @@ public protocol PhotoLibrary: Sendable {
     /// delivery modes yield one image. Cancelling the consuming task stops the work.
     func image(for asset: Asset, request: ImageRequest) -> AsyncThrowingStream<ImageResult, Error>
 
+    /// The quickest image of a photo for `request` that decodes nothing large — a preview made
+    /// ahead, its embedded thumbnail, a smaller rendition at hand — maybe smaller or larger than
+    /// asked and not cropped, marked degraded; `nil` when there is none (the asset then needs a
+    /// render). It never renders from the original.
+    func quickImage(for asset: Asset, request: ImageRequest) async -> ImageResult?
+
     /// The original file of a photo or video.
     func originalFile(for asset: Asset) async throws -> OriginalResource
 
@@ -90,6 +96,9 @@ public protocol PhotoLibrary: Sendable {
 }
 
 extension PhotoLibrary {
+    /// No quick image: a backend without previews or embedded thumbnails renders every image.
+    public func quickImage(for asset: Asset, request: ImageRequest) async -> ImageResult? { nil }
+
     /// The album list by asking each collection its count and key asset: one query per
     /// collection, for backends that have nothing faster.
     public func albumSummaries(filter: MediaFilter) async throws -> [AlbumSummary] {

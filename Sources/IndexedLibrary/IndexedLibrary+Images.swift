@@ -13,6 +13,15 @@ extension IndexedLibrary {
         }
     }
 
+    /// The preview, embedded thumbnail or smaller rendition at hand (``CachingImageManager/quickImage(of:for:)``),
+    /// read and encoded off the caller's thread; degraded.
+    public func quickImage(for asset: Asset, request: ImageRequest) async -> ImageResult? {
+        guard let source = try? await imageSource(of: asset) else { return nil }
+        var quick = try? await BlockingWork.run { [imageManager] in imageManager.quickImage(of: source, for: request) }
+        quick?.isDegraded = true
+        return quick
+    }
+
     public func startCaching(_ assets: [Asset], request: ImageRequest) async {
         imageManager.startCaching(await imageSources(of: assets), request: request)
     }

@@ -44,10 +44,11 @@ struct PickerBrowsing: Sendable {
                 uuids.append(uuid)
             }
             let assets = try await state.visibleAssets(uuids, session: session)
-            return ThumbnailBatch.response(assets.compactMap { asset in
-                guard let id = asked[asset.id.uuid], let held = state.media.renditions.rendition(for: RenditionKey(asset, query)) else { return nil }
-                return (id, held.answer)
-            })
+            let library = state.library, quickRequest = query.request
+            let thumbnails = await ThumbnailBatch.thumbnails(
+                of: assets, asked: asked, held: { state.media.renditions.rendition(for: RenditionKey($0, query))?.answer },
+                quick: { await library.quickImage(for: $0, request: quickRequest) })
+            return ThumbnailBatch.response(thumbnails)
         }
         api.get("assets/:asset/original") { request, context in
             let asset = try await visibleAsset(context, session: try await grant(context).session)

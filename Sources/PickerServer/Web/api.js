@@ -71,16 +71,17 @@ export function prefetch(ids, { w, h, mode = "fill" }) {
 }
 
 /**
- * The final thumbnails the server holds already of `ids` (a grid's first screen), in one answer
- * (POST api/thumbnails): a Map of id → `data:` URL (decoded in this page's process, unlike a
+ * A first screen's thumbnails in one answer (POST api/thumbnails): the final ones the server
+ * holds and, for the others, the quickest image at hand (a preview, an embedded thumbnail): a
+ * Map of id → {url, final}, the URL a `data:` URL (decoded in this page's process, unlike a
  * `blob:` URL, which the browser loads through its own). Those it leaves out are asked for one by one.
  */
-export async function heldThumbnails(ids, { w, h, mode = "fill" }) {
+export async function batchThumbnails(ids, { w, h, mode = "fill" }) {
   // Larger thumbnails than a batch takes are asked for one by one.
   if (Math.max(w, h) > PREFETCH_LIMITS.side) return new Map();
   const json = { ids: ids.slice(0, BATCH_IDS), w: clampSide(w), h: clampSide(h), mode };
   const { thumbnails } = await request("POST", "thumbnails", { json });
-  return new Map(thumbnails.map(({ id: assetId, type, data }) => [assetId, `data:${type};base64,${data}`]));
+  return new Map(thumbnails.map(({ id: assetId, type, final, data }) => [assetId, { url: `data:${type};base64,${data}`, final }]));
 }
 
 /** The ids one thumbnail batch may ask for (the server refuses more). */

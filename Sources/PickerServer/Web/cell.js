@@ -119,21 +119,21 @@ export function markCell(cell, badgeText) {
 }
 
 /**
- * Starts the first screen's thumbnails, deferred in data-src: those the server holds final come
- * in one answer (``takeHeld``) and show from it (data-quality "held": final, but not in the
- * browser's cache); the rest load one by one. If the batch fails, they all do.
+ * Starts the first screen's thumbnails, deferred in data-src, from one answer (``takeHeld``):
+ * a final one shows as it is (data-quality "held": not sharpened, not in the browser's cache); a
+ * quick one stands in for a cell's fast thumbnail and is sharpened as one; the rest load one by
+ * one. If the batch fails, they all do.
  */
 export async function loadFirstScreen(images, px) {
-  const held = await takeHeld(images.map((img) => img.closest(".cell")?.dataset.assetId).filter(Boolean), px);
+  const batch = await takeHeld(images.map((img) => img.closest(".cell")?.dataset.assetId).filter(Boolean), px);
   for (const img of images) {
-    const url = held.get(img.closest(".cell")?.dataset.assetId);
-    if (!img.dataset.src) continue; // its cell was emptied meanwhile
-    if (url) {
-      img.dataset.quality = "held";
-      img.src = url;
-    } else {
-      img.src = img.dataset.src;
-    }
+    const deferred = img.dataset.src;
+    if (!deferred) continue; // its cell was emptied meanwhile
+    const given = batch.get(img.closest(".cell")?.dataset.assetId);
+    // A cell whose final thumbnail this browser has cached takes that rather than a quick one.
+    const fast = new URL(deferred, location.href).searchParams.get("delivery") === "fast";
+    if (given?.final) img.dataset.quality = "held";
+    img.src = given && (given.final || fast) ? given.url : deferred;
     delete img.dataset.src;
   }
 }
