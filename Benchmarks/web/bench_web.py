@@ -243,6 +243,8 @@ def throughput(server, nginx_root, workdir, arguments):
         same = http("GET", nginx.base + nginx_paths[0]) == http("GET", server.base + server_paths[0], headers=server.person)
         if not same:
             raise RuntimeError("nginx and the server answer different bytes for the same thumbnail")
+        # A server just started on a new demo library makes its previews in the background first.
+        server.wait_until_idle()
         ours, theirs, static = [], [], []
         for run in range(arguments.runs):  # alternated, so that a busy moment hurts all alike
             log(f"wrk run {run + 1}/{arguments.runs}: assets-picker")
@@ -251,6 +253,7 @@ def throughput(server, nginx_root, workdir, arguments):
             log(f"wrk run {run + 1}/{arguments.runs}: nginx")
             theirs.append(run_wrk(nginx.base, workdir / "nginx-paths.txt", arguments.threads,
                                   arguments.connections, arguments.duration))
+            log(f"wrk run {run + 1}/{arguments.runs}: {ours[-1]['requestsPerSecond']:,.0f} and {theirs[-1]['requestsPerSecond']:,.0f} req/s")
             if static_path:
                 log(f"wrk run {run + 1}/{arguments.runs}: assets-picker, {static_path} (reference)")
                 static.append(run_wrk(server.base, workdir / "static-paths.txt", arguments.threads,
