@@ -111,6 +111,14 @@ public final class CachingImageManager: Sendable {
         quickImage(of: source, for: request, largerAllowed: true)
     }
 
+    /// ``quickImage(of:for:)`` read and encoded on a blocking-work thread (for a caller on an
+    /// event loop), marked degraded.
+    public func degradedQuickImage(of source: ImageSourceFile, for request: ImageRequest) async -> ImageResult? {
+        var quick = try? await BlockingWork.run { [self] in quickImage(of: source, for: request) }
+        quick?.isDegraded = true
+        return quick
+    }
+
     /// ``quickImage(of:for:)``; with `largerAllowed` the embedded thumbnail is taken whatever its
     /// size (for ``DeliveryMode/fastFormat``, where it is the answer rather than a stand-in).
     private func quickImage(of source: ImageSourceFile, for request: ImageRequest, largerAllowed: Bool) -> ImageResult? {

@@ -13,13 +13,11 @@ extension IndexedLibrary {
         }
     }
 
-    /// The preview, embedded thumbnail or smaller rendition at hand (``CachingImageManager/quickImage(of:for:)``),
-    /// read and encoded off the caller's thread; degraded.
+    /// The preview, embedded thumbnail or smaller rendition at hand, off the caller's thread
+    /// (``CachingImageManager/degradedQuickImage(of:for:)``).
     public func quickImage(for asset: Asset, request: ImageRequest) async -> ImageResult? {
         guard let source = try? await imageSource(of: asset) else { return nil }
-        var quick = try? await BlockingWork.run { [imageManager] in imageManager.quickImage(of: source, for: request) }
-        quick?.isDegraded = true
-        return quick
+        return await imageManager.degradedQuickImage(of: source, for: request)
     }
 
     public func startCaching(_ assets: [Asset], request: ImageRequest) async {

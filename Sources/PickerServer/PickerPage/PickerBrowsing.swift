@@ -6,8 +6,8 @@ import ImagePipeline
 import PickerSessions
 
 /// The picker page's browsing: the album list, windows of a collection's assets, thumbnails (one
-/// by one, or a first screen's held ones together: ``ThumbnailBatch``) and large images,
-/// originals, and prefetch of the rows about to come into view.
+/// by one, or a first screen's together: ``ThumbnailBatch``) and large images, originals, and
+/// prefetch of the rows about to come into view.
 struct PickerBrowsing: Sendable {
     let state: ServerState
 

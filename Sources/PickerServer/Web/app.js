@@ -4,10 +4,10 @@
 import * as api from "./api.js";
 import { AlbumList } from "./albums.js";
 import { AssetSource, preloadFirstPage, forgetPreloads } from "./asset-source.js";
-import { preloadHeld, forgetHeld } from "./held-thumbnails.js";
 import { Browser } from "./browser.js";
 import { prepareCells } from "./cell.js";
 import { listen } from "./events.js";
+import { preloadBatch, forgetBatch } from "./first-screen-batch.js";
 import { onFirstScreen } from "./first-screen.js";
 import { Grid } from "./grid.js";
 import { t, setLanguage, preferredLanguage, onLanguageChange, formatBytes, albumTitle } from "./i18n.js";
@@ -103,8 +103,8 @@ function showAlbums() {
 
 /**
  * The first window of All Photos, fetched while the album list shows, so that its grid opens at
- * once; resolves when it is here. Once the grid's box is measured too, the held thumbnails of
- * its first screen are asked for as well.
+ * once; resolves when it is here. Once the grid's box is measured too, its first screen's
+ * thumbnails are asked for as well (first-screen-batch.js).
  */
 function preloadCameraRoll(albums = albumList.albums) {
   const cameraRoll = albums.find((album) => album.kind === "cameraRoll");
@@ -114,7 +114,7 @@ function preloadCameraRoll(albums = albumList.albums) {
     const measured = measuredGrid;
     if (!page || measured?.albumId !== cameraRoll.id || measured.query !== JSON.stringify(query)) return;
     const { count, px } = grid.firstScreenOn(measured.box, page.total);
-    preloadHeld(page.items.slice(0, count).map((item) => item.id), px);
+    preloadBatch(page.items.slice(0, count).map((item) => item.id), px);
   });
 }
 
@@ -270,7 +270,7 @@ setUpImporting($("import-tools"), session.library, {
 /** The library changed: new counts and posters, and the grid's window fetched again. */
 async function refreshLibrary() {
   forgetPreloads();
-  forgetHeld();
+  forgetBatch();
   try {
     const albums = await albumList.load();
     if (currentView() === "albums") preloadCameraRoll();

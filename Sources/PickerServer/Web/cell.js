@@ -5,7 +5,7 @@ import { imageURL } from "./api.js";
 import { t, formatDate, formatDuration } from "./i18n.js";
 import { isSharpKnown, rememberSharp, openSharpMemory } from "./sharp-memory.js";
 import { watchThumb, cancelUpgrade } from "./thumb-upgrade.js";
-import { takeHeld } from "./held-thumbnails.js";
+import { takeBatch } from "./first-screen-batch.js";
 
 /**
  * Makes ahead what the first cells of a grid need once (the date format with its locale data,
@@ -119,13 +119,13 @@ export function markCell(cell, badgeText) {
 }
 
 /**
- * Starts the first screen's thumbnails, deferred in data-src, from one answer (``takeHeld``):
+ * Starts the first screen's thumbnails, deferred in data-src, from one answer (``takeBatch``):
  * a final one shows as it is (data-quality "held": not sharpened, not in the browser's cache); a
  * quick one stands in for a cell's fast thumbnail and is sharpened as one; the rest load one by
  * one. If the batch fails, they all do.
  */
 export async function loadFirstScreen(images, px) {
-  const batch = await takeHeld(images.map((img) => img.closest(".cell")?.dataset.assetId).filter(Boolean), px);
+  const batch = await takeBatch(images.map((img) => img.closest(".cell")?.dataset.assetId).filter(Boolean), px);
   for (const img of images) {
     const deferred = img.dataset.src;
     if (!deferred) continue; // its cell was emptied meanwhile

@@ -9,7 +9,7 @@ import { batchThumbnails } from "./api.js";
 let ahead = null; // {ids: Set, px, answer: Promise<Map>}
 
 /** Asks ahead for the thumbnails of `ids` at `px`×`px` (the likely next first screen). */
-export function preloadHeld(ids, px) {
+export function preloadBatch(ids, px) {
   if (ahead && ahead.px === px && ids.length === ahead.ids.size && ids.every((id) => ahead.ids.has(id))) return;
   const answer = batchThumbnails(ids, { w: px, h: px });
   answer.catch(() => {}); // a failed one is asked again by the opening
@@ -17,7 +17,7 @@ export function preloadHeld(ids, px) {
 }
 
 /** The library changed: what was asked ahead may be out of date. */
-export function forgetHeld() {
+export function forgetBatch() {
   ahead = null;
 }
 
@@ -25,7 +25,7 @@ export function forgetHeld() {
  * The batch of `ids` at `px`: the one asked ahead when it covers `ids` (taken: once), else asked
  * now. A Map of id → {url, final}; empty when the server had nothing at hand or could not answer.
  */
-export async function takeHeld(ids, px) {
+export async function takeBatch(ids, px) {
   const early = ahead;
   ahead = null;
   try {
