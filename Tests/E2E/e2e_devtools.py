@@ -72,7 +72,10 @@ class ImageRequests:
                 if "id" in message:
                     self.replies[message["id"]] = message
                 else:
-                    self.event(message.get("method"), message.get("params", {}))
+                    try:
+                        self.event(message.get("method"), message.get("params", {}))
+                    except (websocket.WebSocketException, OSError):
+                        return  # closed meanwhile: the request it would let go ends with the page
                 self.lock.notify_all()
 
     def event(self, method, params):
