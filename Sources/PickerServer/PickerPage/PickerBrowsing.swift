@@ -46,7 +46,7 @@ struct PickerBrowsing: Sendable {
             let assets = try await state.visibleAssets(uuids, session: session)
             let library = state.library, quickRequest = query.request
             let thumbnails = await ThumbnailBatch.thumbnails(
-                of: assets, asked: asked, held: { state.media.renditions.rendition(for: RenditionKey($0, query))?.answer },
+                of: assets, asked: asked, held: { state.media.answerWithoutRendering(of: $0, query: query, ifNoneMatch: nil) },
                 quick: { await library.quickImage(for: $0, request: quickRequest) })
             return ThumbnailBatch.response(thumbnails)
         }
