@@ -96,7 +96,7 @@ public struct PickerServer: Sendable {
         }
         let router = Router(options: .autoGenerateHeadEndpoints)
         router.middlewares.add(ErrorMiddleware())
-        router.middlewares.add(PersonGate(state: state))
+        router.middlewares.add(AccessMiddleware(state: state))
         router.get("openapi.json") { _, _ in document.response }
         router.get("/") { _, _ in Self.homePage }
         SessionRoutes(state: state).add(to: router)

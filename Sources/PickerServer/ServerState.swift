@@ -84,9 +84,9 @@ struct ServerState: Sendable {
         PersonCookie.name(port: boundAddress.boundPort ?? configuration.port)
     }
 
-    /// Whether the `Cookie` header lines carry a browser the person signed in.
-    func isPerson(cookieHeaders: some Sequence<String>) -> Bool {
-        guard let token = PersonCookie.value(named: personCookieName, in: cookieHeaders) else { return false }
-        return signIn.isSignedIn(browser: token)
+    /// The one access decision (``AccessGate``) of this server.
+    var access: AccessGate {
+        AccessGate(clientKey: configuration.clientKey, signIn: signIn,
+                   origins: SameOrigin(baseURL: { [self] in baseURL }, port: { [boundAddress] in boundAddress.boundPort }))
     }
 }

@@ -96,7 +96,9 @@ import TestSupport
             let path = template.replacingOccurrences(of: "{sessionId}", with: id).replacingOccurrences(of: "{itemId}", with: item)
                 .replacingOccurrences(of: "{content}", with: "1=d")
             for method in ["PATCH", "PUT", "TRACE", "OPTIONS"] {
-                let answer = try await server.request(method, path, authorized: false)
+                // Without the key, every client path is refused first (AccessGate), whatever the method.
+                if path.hasPrefix("/v1/") { #expect(try await server.request(method, path, authorized: false).status == 401, "\(method) \(path)") }
+                let answer = try await server.request(method, path)
                 #expect(answer.status == 405, "\(method) \(path)")
                 let allowed = Set((answer.header("Allow") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
                 #expect(allowed == methods, "\(method) \(path)")
@@ -104,8 +106,8 @@ import TestSupport
             }
         }
         // Paths that are no resource stay unknown ones.
-        #expect(try await server.request("PUT", "/v1/sessions/\(id)/items/\(item)", authorized: false).status == 404)
-        #expect(try await server.request("PUT", "/v1/media/\(id)/\(item)", authorized: false).status == 404)
+        #expect(try await server.request("PUT", "/v1/sessions/\(id)/items/\(item)").status == 404)
+        #expect(try await server.request("PUT", "/v1/media/\(id)/\(item)").status == 404)
     }
 
     /// Parses the served document and checks answers against it.

@@ -161,7 +161,22 @@ import TestSupport
         let noOrigin = try await server.request("POST", session.pickerPath + "api/done", headers: ["Origin": ""], authorized: false, asPerson: true)
         #expect(noOrigin.status == 403)
         #expect((try await person.get("session").json["selection"] as? [String: Any])?["count"] as? Int == 0)
-        // The page's own request goes through.
+        // A Host and Origin that agree but name another site (a DNS name pointed at this server) are not this server's.
+        let port = try #require(server.baseURL.port)
+        for host in ["evil.example:\(port)", "evil.example", "127.0.0.1.evil.example:\(port)", "localhost.evil.example:\(port)"] {
+            let (answers, _) = await RawHTTPExchange.exchange(port: port, method: "POST", host: host, [
+                (path, ["Cookie: \(server.personCookie)", "Origin: http://\(host)", "Sec-Fetch-Site: same-origin"]),
+            ])
+            #expect(answers.first?.status == 403, "Host \(host)")
+        }
+        #expect((try await person.get("session").json["selection"] as? [String: Any])?["count"] as? Int == 0)
+        // The page's own request goes through, also when the page was opened as localhost or [::1]-style names of this server.
+        for host in ["localhost:\(port)", "picker.localhost:\(port)"] {
+            let (answers, _) = await RawHTTPExchange.exchange(port: port, method: "DELETE", host: host, [
+                (path, ["Cookie: \(server.personCookie)", "Origin: http://\(host)", "Sec-Fetch-Site: same-origin"]),
+            ])
+            #expect(answers.first?.status == 200, "Host \(host)")
+        }
         let own = try await server.request("POST", path, headers: ["Sec-Fetch-Site": "same-origin"], authorized: false, asPerson: true)
         #expect(own.status == 200)
     }

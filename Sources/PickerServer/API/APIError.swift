@@ -25,7 +25,7 @@ struct APIError: Error, HTTPResponseError, CustomStringConvertible {
     var description: String { "\(status.code) \(code): \(message)" }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        var response = request.uri.path.hasPrefix("/v1/")
+        var response = RouteArea(path: request.uri.path) == .client
             ? try JSONResponse.make(GoogleErrorBody(error: .init(code: status.code, message: message, status: googleStatusName)), status: status)
             : try JSONResponse.make(ErrorBody(error: .init(status: status.code, code: code, message: message)), status: status)
         response.headers.append(contentsOf: headers)

@@ -20,9 +20,8 @@ struct MediaItemRoutes: Sendable {
     static let maximumPageSize = 100
 
     func add(to router: Router<BasicRequestContext>) {
-        let key = ClientKeyMiddleware<BasicRequestContext>(clientKey: state.configuration.clientKey)
-        router.group("v1/mediaItems").add(middleware: key).get { request, _ in try await list(request) }
-        router.group("v1/media").add(middleware: key).get(":session/:item/:last") { request, context in
+        router.get("v1/mediaItems") { request, _ in try await list(request) }
+        router.get("v1/media/:session/:item/:last") { request, context in
             try await content(request, context)
         }
     }

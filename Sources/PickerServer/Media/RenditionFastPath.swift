@@ -12,7 +12,7 @@ import PickerSessions
 /// conversion to Swift HTTP Types, the async channel, a task and the router. So this handler,
 /// placed in each connection's pipeline right after HTTP/1 decoding (``PickerHTTPChannel``),
 /// answers a `GET …/api/assets/{id}/image` itself when everything it needs is at hand without
-/// waiting: the person's signed-in browser (``PersonGate``), a live session with that token, an
+/// waiting: the person's signed-in browser (asked of the server's one ``AccessGate``), a live session with that token, an
 /// asset the session may show that the page listed
 /// lately (``AssetMemo``), a valid query, and a remembered final rendition (or a current
 /// `If-None-Match`). The checks and the answer are the route's own (``PickerPageRoutes``,
@@ -63,10 +63,13 @@ final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private var sessionID = "", sessionToken = ""
     /// The person's cookie name: the server's port is known before any connection is accepted.
     private lazy var cookieName = state.personCookieName
+    /// The server's access decision.
+    private let access: AccessGate
 
     init(state: ServerState, serverName: String) {
         self.state = state
         self.serverName = serverName
+        access = state.access
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -128,7 +131,7 @@ final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private func answer(to request: HTTPRequestHead) -> PreparedAnswer? {
         guard request.method == .GET, request.version == .http1_1, let target = PickerImageTarget(request.uri) else { return nil }
         let headers = FastPathHeaders(request.headers, cookieName: cookieName)
-        guard !headers.hasConnection, let person = headers.personToken, state.signIn.isSignedIn(browser: person),
+        guard !headers.hasConnection, case .pass = access.decide(AccessRequest(pickerAPIReadWith: headers.personToken)),
               let session = state.sessions.pickerSession(Self.text(target.session, reusing: &sessionID),
                                                          token: Self.text(target.token, reusing: &sessionToken)),
               session.state == .picking,

@@ -7,7 +7,7 @@ import PickerSessions
 /// The person's side: the web picker's files and the API its page calls
 /// (`/picker/{session}/{token}/api/…`, see docs/PICKER-UI-API.md).
 ///
-/// Only the signed-in person reaches these paths (``PersonGate``). A picker path with a wrong
+/// Only the signed-in person reaches these paths (``AccessGate``). A picker path with a wrong
 /// token answers as an unknown session (404), as does one of a session the client deleted; once
 /// the session has ended (Done, Cancel) or expired every picker path answers 410 Gone.
 struct PickerPageRoutes: Sendable {

@@ -1,0 +1,58 @@
+import PickerSessions
+
+/// The one access decision of the server: every request, whichever way it arrives (the router's
+/// middleware, ``AccessMiddleware``, or the warm-thumbnail answers on the event loop,
+/// ``RenditionFastPath``), is judged here before anything of the library is read.
+///
+/// It decides on the path as the router reads it (``RouteArea``), so no spelling of a path
+/// (repeated or trailing slashes, say) reaches a route that its canonical form would not, and
+/// it denies by default: a path that leads to no area is refused as unknown before any route
+/// sees it. Then each area asks for its principal: nobody for the home page, the API
+/// description, the web picker's files and the sign-in links; the client key for `/v1/…`; the
+/// person's signed-in browser for `/picker/…`, whose requests that change something must also
+/// come from one of this server's own pages.
+struct AccessGate: Sendable {
+    /// The client key, compared in constant time.
+    let clientKey: String
+    /// The person's sign-in: which browsers are signed in.
+    let signIn: PersonSignIn
+    /// This server's own origins (``SameOrigin``).
+    let origins: SameOrigin
+
+    /// What to do with a request.
+    enum Verdict {
+        /// Let it through to its route.
+        case pass
+        /// Answer with this error, and nothing else.
+        case refuse(APIError)
+        /// A picker page opened by a browser that has not signed in: answer the sign-in page,
+        /// offering a new link that leads back to `page` (when it is a picker page).
+        case signInPage(returningTo: String?)
+    }
+
+    /// The decision for `request`.
+    func decide(_ request: AccessRequest) -> Verdict {
+        guard let area = request.area else { return .refuse(.notFound) }
+        switch area.principal {
+        case .anyone:
+            return .pass
+        case .client:
+            return isClient(request.authorization) ? .pass : .refuse(.unauthorized)
+        case .person:
+            guard let token = request.personToken, signIn.isSignedIn(browser: token) else {
+                guard request.isRead, !request.isPickerAPI else { return .refuse(.signInRequired) }
+                return .signInPage(returningTo: request.pickerPagePath)
+            }
+            guard request.isRead || origins.allows(origin: request.origin, fetchSite: request.fetchSite, host: request.host) else {
+                return .refuse(.crossOrigin)
+            }
+            return .pass
+        }
+    }
+
+    /// Whether `authorization` is `Bearer <the client key>`.
+    private func isClient(_ authorization: Substring?) -> Bool {
+        guard let header = authorization, header.utf8.count > 7, header.prefix(7).lowercased() == "bearer " else { return false }
+        return SecretToken.matches(header.dropFirst(7), clientKey)
+    }
+}

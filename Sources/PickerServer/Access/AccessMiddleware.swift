@@ -1,0 +1,43 @@
+import HTTPTypes
+import Hummingbird
+
+/// Puts every request the router takes before the ``AccessGate``, first of all middleware: what
+/// the gate lets through goes on to the routes; what it refuses is answered with its one
+/// refusal; a picker page opened without the person's sign-in gets the sign-in page (the same
+/// for every picker path, live, ended or made up) and the operator, unless an unused link is
+/// still live, a new link leading back to it.
+struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
+    let state: ServerState
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        switch state.access.decide(Self.accessRequest(request, cookieName: state.personCookieName)) {
+        case .pass:
+            return try await next(request, context)
+        case .refuse(let error):
+            throw error
+        case .signInPage(let page):
+            offerSignInLink(returningTo: page)
+            return SignInPages.required
+        }
+    }
+
+    /// What the gate reads of `request`.
+    static func accessRequest(_ request: Request, cookieName: String) -> AccessRequest {
+        let headers = request.headers
+        func value(_ name: HTTPField.Name) -> Substring? { headers[name].map { Substring($0) } }
+        let authority: Substring? = request.head.authority.map { Substring($0) }
+        return AccessRequest(isRead: request.method == .get || request.method == .head, path: Substring(request.uri.path),
+                             personToken: PersonCookie.value(named: cookieName, in: headers[values: .cookie]),
+                             authorization: value(.authorization), origin: value(.origin), fetchSite: value(secFetchSite),
+                             host: authority)
+    }
+
+    /// Shows the operator a new sign-in link, unless an unused one is live (so a stranger's
+    /// visits make at most one per link lifetime); it leads back to `page` when there is one.
+    private func offerSignInLink(returningTo page: String?) {
+        guard let link = state.signIn.makeLinkUnlessOneIsLive() else { return }
+        state.showSignInLink(state.baseURL + SignInRoutes.path(link: link, next: page.flatMap { SignInRoutes.isPickerPage($0) ? $0 : nil }))
+    }
+
+    private static var secFetchSite: HTTPField.Name { HTTPField.Name("Sec-Fetch-Site")! }
+}

@@ -1,0 +1,50 @@
+/// What the access decision reads of a request: where it leads and the credentials it carries.
+/// Made from a Hummingbird request (``AccessMiddleware``) or from a request head on the event
+/// loop (``RenditionFastPath``), so both are judged by the one ``AccessGate``.
+struct AccessRequest {
+    /// Whether the request only reads (`GET`, `HEAD`) or may change something.
+    var isRead: Bool
+    /// The area the path leads to, read as the router reads it; `nil` for none.
+    var area: RouteArea?
+    /// Whether the path is one of the picker page's API (`/picker/{session}/{token}/api/…`).
+    var isPickerAPI: Bool
+    /// The path of a picker page (`/picker/{session}/{token}/`, or with `autoclose` after it)
+    /// in its canonical spelling; `nil` for any other path.
+    var pickerPagePath: String?
+    /// The value of the person's cookie, if the request carries it.
+    var personToken: Substring?
+    /// The `Authorization` header, if any.
+    var authorization: Substring?
+    /// The `Origin` header, if any.
+    var origin: Substring?
+    /// The `Sec-Fetch-Site` header, if any.
+    var fetchSite: Substring?
+    /// The `Host` the request was addressed to (its authority), if any.
+    var host: Substring?
+
+    /// A request for `path` (a request target's path, without its query).
+    init(isRead: Bool, path: Substring, personToken: Substring?, authorization: Substring?,
+         origin: Substring?, fetchSite: Substring?, host: Substring?) {
+        let components = RouteArea.components(of: path)
+        self.isRead = isRead
+        area = RouteArea(components: components)
+        isPickerAPI = area == .picker && components.count >= 4 && components[3] == "api"
+        if area == .picker, components.count == 3 || (components.count == 4 && components[3] == "autoclose") {
+            pickerPagePath = "/" + components.joined(separator: "/") + (components.count == 3 ? "/" : "")
+        }
+        self.personToken = personToken
+        self.authorization = authorization
+        self.origin = origin
+        self.fetchSite = fetchSite
+        self.host = host
+    }
+
+    /// A `GET` of the picker page's API carrying `personToken`: what the event loop's fast
+    /// path answers, whose target it has read as the router would route it (``PickerImageTarget``).
+    init(pickerAPIReadWith personToken: Substring?) {
+        isRead = true
+        area = .picker
+        isPickerAPI = true
+        self.personToken = personToken
+    }
+}
