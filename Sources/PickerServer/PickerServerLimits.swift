@@ -10,6 +10,10 @@ public struct PickerServerLimits: Sendable {
     public var headerTimeout: Duration = .seconds(10)
     /// Connections one client address may hold open at once; one more is answered 503 and closed.
     public var connectionsPerAddress = 128
+    /// Connections the server holds open at once, from all addresses; one more is answered 503
+    /// and closed. `nil`: as many as the process's open-file limit leaves room for, after a
+    /// reserve for the files it reads (the server first raises its soft limit to the hard one).
+    public var maximumConnections: Int?
     /// The largest upload taken (`POST api/upload`): a larger one gets 413, before its bytes
     /// are read when it says its length, and its temporary file is removed.
     public var maximumUploadBytes = 512 << 20

@@ -12,6 +12,9 @@ struct ServerLimitOptions: ParsableArguments {
     @Option(name: .long, help: "Connections one client address may hold open at once; one more gets 503.")
     var connectionsPerAddress = 128
 
+    @Option(name: .long, help: "Connections held open at once from all addresses; one more gets 503. By default as many as the open-file limit leaves room for.")
+    var maxConnections: Int?
+
     @Option(name: .long, help: "The largest upload taken from the picker, in MB; larger gets 413.")
     var maxUploadMB = 512
 
@@ -23,8 +26,8 @@ struct ServerLimitOptions: ParsableArguments {
 
     func validate() throws {
         guard idleTimeout > 0, headerTimeout > 0 else { throw ValidationError("--idle-timeout and --header-timeout must be more than 0.") }
-        guard connectionsPerAddress > 0, maxUploadMB > 0, concurrentUploads > 0, rendersPerSession > 0 else {
-            throw ValidationError("--connections-per-address, --max-upload-mb, --concurrent-uploads and --renders-per-session must be more than 0.")
+        guard connectionsPerAddress > 0, maxConnections ?? 1 > 0, maxUploadMB > 0, concurrentUploads > 0, rendersPerSession > 0 else {
+            throw ValidationError("--connections-per-address, --max-connections, --max-upload-mb, --concurrent-uploads and --renders-per-session must be more than 0.")
         }
     }
 
@@ -34,6 +37,7 @@ struct ServerLimitOptions: ParsableArguments {
         limits.idleTimeout = .milliseconds(Int64(idleTimeout * 1_000))
         limits.headerTimeout = .milliseconds(Int64(headerTimeout * 1_000))
         limits.connectionsPerAddress = connectionsPerAddress
+        limits.maximumConnections = maxConnections
         limits.maximumUploadBytes = maxUploadMB << 20
         limits.concurrentUploads = concurrentUploads
         limits.rendersPerSession = rendersPerSession

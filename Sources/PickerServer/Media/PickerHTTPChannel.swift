@@ -9,8 +9,8 @@ import NIOHTTPTypesHTTP1
 /// right after HTTP/1 decoding and before the conversion to Swift HTTP Types that Hummingbird's
 /// responders read: what the fast path answers costs neither that conversion nor the async hand-off.
 /// Each connection is also held to the server's ``PickerServerLimits``: closed when idle, 408
-/// when a request head is slow to arrive (``HeaderDeadline``), 503 beyond the connections one
-/// address may hold (``ConnectionsPerAddress``). Its requests are answered knowing whether their
+/// when a request head is slow to arrive (``HeaderDeadline``), 503 beyond the connections the
+/// server or one address may hold (``ConnectionAdmission``). Its requests are answered knowing whether their
 /// client is still there (``ClientDeparture``).
 ///
 /// The pipeline is Hummingbird's (`HTTP1Channel`), but for one thing: SwiftNIO's request decoder
@@ -27,7 +27,7 @@ struct PickerHTTPChannel: HTTPChannelHandler {
 
     let base: HTTP1Channel
     let limits: PickerServerLimits
-    let connections: ConnectionsPerAddress
+    let connections: ConnectionAdmission
     /// Makes the fast path of one connection.
     let fastPath: @Sendable () -> RenditionFastPath
 
@@ -69,7 +69,8 @@ struct PickerHTTPChannel: HTTPChannelHandler {
 extension HTTPServerBuilder {
     /// HTTP/1.1 with the picker's fast path for warm thumbnails, held to `limits`.
     static func picker(limits: PickerServerLimits, fastPath: @escaping @Sendable () -> RenditionFastPath) -> HTTPServerBuilder {
-        let connections = ConnectionsPerAddress(maximum: limits.connectionsPerAddress)
+        let maximum = limits.maximumConnections ?? OpenFileLimit.connections(files: OpenFileLimit.raise())
+        let connections = ConnectionAdmission(maximum: maximum, perAddress: limits.connectionsPerAddress)
         let configuration = HTTP1Channel.Configuration(idleTimeout: .nanoseconds(Int64(limits.idleTimeout / .nanoseconds(1))))
         return HTTPServerBuilder { responder in
             PickerHTTPChannel(base: HTTP1Channel(responder: responder, configuration: configuration), limits: limits,
