@@ -47,7 +47,8 @@ package protocol IndexStore: Sendable {
     /// - Returns: What the batch made, and the stored paths of purged imports to remove once committed.
     func apply(_ requests: [ChangeRequest], staged: [StagedImport], now: Date,
                recentlyAddedSince: Date) async throws -> (result: ChangeResult, originalsToRemove: [String])
-    /// Every change committed to the index, merged per transaction, from the moment of the call.
+    /// Every change committed to the index, merged per transaction, from the moment of the call:
+    /// this process's at once, other processes' within about a second.
     func liveChanges() -> AsyncStream<LibraryChange>
     /// The changes recorded after `token`, merged.
     func changes(since token: ChangeToken) async throws -> LibraryChange

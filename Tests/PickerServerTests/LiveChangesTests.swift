@@ -1,5 +1,7 @@
+import AssetsKit
 import Foundation
 import IndexedLibrary
+import LibraryOpening
 import Logging
 import PickerClient
 import PickerServer
@@ -38,6 +40,46 @@ struct LiveChangesTests {
         #expect(removed)
         #expect(try await cameraRollCount(person) == before)
         #expect(try await tripsCount(person) == 4)
+    }
+
+    @Test("what another process deletes or hides is refused on every path once the server hears of it")
+    func anotherProcessDeletesAndHides() async throws {
+        let server = try await TestServer.indexed()
+        defer { Task { await server.stop() } }
+        let session = try await server.client.createSession(PickerSessionOptions(maxItemCount: 5))
+        let person = server.picker(session)
+        let ids = try await person.cameraRollIDs(media: "photo")
+        let (deleted, hidden) = (ids[0], ids[1])
+        // Everything the server remembers of them is warm: listed, rendered, picked.
+        for id in [deleted, hidden] {
+            #expect(try await person.get("assets/\(id)/image?w=64&h=64&mode=fill").status == 200)
+            #expect(try await person.get("assets/\(id)/original").status == 200)
+        }
+        let other = try await server.client.createSession(PickerSessionOptions(maxItemCount: 5))
+        try await server.picker(other).pick([deleted, hidden, ids[2]])
+        let items = try await server.client.mediaItems(in: other.id)
+        #expect(items.count == 3)
+
+        // Another process: the same index opened anew (its own connections, which the server's do not observe).
+        let elsewhere = try await LibraryOpener().open(root: server.root, backend: .indexed, indexURL: TestServer.indexURL(forLibrary: server.root))
+        let changing = try #require(elsewhere.changing)
+        let identifier = { (id: String) in AssetIdentifier.local(LocalIdentifier(uuid: UUID(uuidString: id)!)) }
+        _ = try await changing.performChanges([.delete([identifier(deleted)]), .setHidden([identifier(hidden)], true)])
+
+        try await HangGuard.waitUntil("the server hearing of the other process's change") {
+            try await person.get("assets/\(deleted)/image?w=64&h=64&mode=fill").status == 404
+        }
+        for id in [deleted, hidden] {
+            for path in ["assets/\(id)/image?w=64&h=64&mode=fill", "assets/\(id)/original"] {
+                #expect(try await person.get(path).status == 404, "\(path)")
+            }
+            #expect(try await person.send("POST", "selection/\(id)").status == 404)
+        }
+        for item in items.prefix(2) {
+            #expect(try await server.request("GET", item.baseURLPath + "=w32-h32").status == 404)
+            #expect(try await server.request("GET", item.baseURLPath + "=d").status == 404)
+        }
+        #expect(try await server.request("GET", items[2].baseURLPath + "=w32-h32").status == 200)
     }
 
     /// Opens the picker page's event stream, does `change` once it is open, and says whether

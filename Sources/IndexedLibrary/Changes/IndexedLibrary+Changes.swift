@@ -37,7 +37,9 @@ extension IndexedLibrary {
 
     /// Every change written through this library (scans included) as it is committed, merged
     /// per transaction, from the moment of the call: a change committed right after it returns
-    /// is in the stream. The stream ends when the consumer stops listening.
+    /// is in the stream. Changes other processes commit to the same index (`assets-picker
+    /// delete` while `serve` runs) follow within about a second. The stream ends when the
+    /// consumer stops listening.
     public func changes() -> AsyncStream<LibraryChange> {
         index.liveChanges()
     }
