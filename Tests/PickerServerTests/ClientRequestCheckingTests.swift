@@ -9,6 +9,29 @@ import TestSupport
 /// The client API takes exactly the requests its OpenAPI document describes; everything else
 /// is a 400 whose message names what is wrong.
 @Suite struct ClientRequestCheckingTests {
+    @Test func aBaseUrlsExpiryAndSidesAreTakenOnlyAsPlainDecimals() async throws {
+        let server = try await TestServer.indexed()
+        defer { Task { await server.stop() } }
+        let session = try await server.client.createSession()
+        let person = server.picker(session)
+        let id = try #require(try await person.cameraRollIDs(media: "photo").first)
+        // The picker page's image route takes its sides as plain decimals too.
+        #expect(try await person.get("assets/\(id)/image?w=064&h=64").status == 400)
+        #expect(try await person.get("assets/\(id)/image?w=%2B64&h=64").status == 400)
+        #expect(try await person.get("assets/\(id)/image?w=64&h=64").status == 200)
+        try await person.pick([id])
+        let base = try #require(try await server.client.mediaItems(in: session.id).first).baseURLPath
+        #expect(try await server.request("GET", base + "=w64").status == 200)
+        let expiry = String(base.split(separator: "/").last!), prefix = String(base.dropLast(expiry.count))
+        for spelled in ["+" + expiry, "0" + expiry, "00" + expiry, " " + expiry, expiry + " "] {
+            let path = prefix + (spelled.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? spelled) + "=w64"
+            #expect(try await server.request("GET", path).status == 404, "\(path)")
+        }
+        for sides in ["=w+64", "=w064", "=w64-h064", "=h+1", "=w0064-h64-c", "=w-64"] {
+            #expect(try await server.request("GET", base + sides).status == 400, "\(sides)")
+        }
+    }
+
     @Test func aSessionBodyWithAnUnknownKeyANullOrAWrongValueIsRefused() async throws {
         let server = try await TestServer.indexed()
         defer { Task { await server.stop() } }

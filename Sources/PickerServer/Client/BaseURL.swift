@@ -33,11 +33,10 @@ struct BaseURL: Equatable {
     /// `{expiry}={parameters}`); `nil` when the last segment is not one.
     init?(sessionID: String, itemID: String, lastSegment: String) {
         let parts = lastSegment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let digits = parts.first, (1...12).contains(digits.count), digits.allSatisfy(\.isASCII),
-              let expiry = Int64(digits) else { return nil }
+        guard let digits = parts.first, digits.utf8.count <= 12, let expiry = DecimalText.wholeNumber(String(digits)) else { return nil }
         self.sessionID = sessionID
         self.itemID = itemID
-        self.expiry = expiry
+        self.expiry = Int64(expiry)
         parameters = parts.count == 2 ? String(parts[1]) : ""
     }
 }

@@ -22,7 +22,7 @@ enum BaseURLParameters: Equatable {
         var width: Int?, height: Int?, crop = false
         for option in text.split(separator: "-", omittingEmptySubsequences: false) {
             func side(_ value: Substring) throws(APIError) -> Int {
-                guard value.count <= 6, value.allSatisfy(\.isASCII), let number = Int(value), (1...ImageQuery.maximumSide).contains(number) else {
+                guard let number = DecimalText.wholeNumber(String(value)), (1...ImageQuery.maximumSide).contains(number) else {
                     throw .badParameter("A side must be a whole number from 1 to \(ImageQuery.maximumSide); got '\(value)'.")
                 }
                 return number

@@ -30,7 +30,7 @@ struct ImageQuery: Sendable, Hashable {
     init(allowsDelivery: Bool = false, value: (String) -> String?) throws(APIError) {
         func integer(_ name: String, in range: ClosedRange<Int>) throws(APIError) -> Int? {
             guard let text = value(name) else { return nil }
-            guard let number = Int(text), range.contains(number) else {
+            guard let number = DecimalText.wholeNumber(text), range.contains(number) else {
                 throw .badParameter("'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound); got '\(text)'.")
             }
             return number
