@@ -16,6 +16,9 @@ import TestSupport
 
         let server = try await ServedProcess(library: folder, scratch: folder)
         defer { server.kill() }
+        // A key given to the server is never printed.
+        #expect(server.announcement["clientKey"] == nil)
+        #expect(!server.announcement.values.contains { $0.contains(server.clientKey) })
         let signInText = try #require(server.announcement["signInUrl"]), pickerText = try #require(server.announcement["pickerUri"])
         let signIn = try #require(URLComponents(string: signInText))
         let picker = try #require(URL(string: pickerText))

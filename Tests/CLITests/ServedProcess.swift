@@ -14,6 +14,8 @@ final class ServedProcess: Sendable {
     let announcement: [String: String]
     /// The port it listens on.
     let port: Int
+    /// The client key it was given (in its environment).
+    let clientKey = UUID().uuidString + UUID().uuidString
     private let exit = ExitStatus()
 
     /// Starts `serve` on `library` with `arguments` after the usual ones.
@@ -29,7 +31,7 @@ final class ServedProcess: Sendable {
             process.executableURL = URL(fileURLWithPath: serve[0])
             process.arguments = Array(serve.dropFirst())
         }
-        process.environment = CLI.environment(["ASSETS_PICKER_CLIENT_KEY": UUID().uuidString + UUID().uuidString], scratch: scratch)
+        process.environment = CLI.environment(["ASSETS_PICKER_CLIENT_KEY": clientKey], scratch: scratch)
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -93,8 +93,9 @@ struct ServeCommand: AsyncParsableCommand {
             return handler
         }
         let library = try await options.open(mayCreateIndex: true)
+        let givenKey = try resolvedClientKey()
         var configuration = PickerServerConfiguration(
-            host: host, port: port, clientKey: try resolvedClientKey() ?? SecretToken.make(byteCount: 24),
+            host: host, port: port, clientKey: givenKey ?? SecretToken.make(byteCount: 24),
             sessionLifetime: .milliseconds(Int64(sessionMinutes * 60_000)), publicBaseURL: publicURL)
         configuration.limits = limits.limits
         let json = options.json
@@ -104,7 +105,7 @@ struct ServeCommand: AsyncParsableCommand {
         let watcher = watch ? await PickerServer.startWatching(library, logger: Logger(label: "assets-picker.watcher")) : nil
         do {
             try await server.run(handlesSignals: true) { port in
-                await announce(server: server, library: library, port: port)
+                await announce(server: server, library: library, port: port, keyWasGiven: givenKey != nil)
             }
         } catch {
             await watcher?.stop()
@@ -113,14 +114,15 @@ struct ServeCommand: AsyncParsableCommand {
         await watcher?.stop()
     }
 
-    /// Prints where the server listens, its client key and a sign-in link that opens a picker to try.
-    private func announce(server: PickerServer, library: any PhotoLibrary, port: Int) async {
+    /// Prints where the server listens, its client key (only one it made up: a key given to it
+    /// is never shown) and a sign-in link that opens a picker to try.
+    private func announce(server: PickerServer, library: any PhotoLibrary, port: Int, keyWasGiven: Bool) async {
         let shownHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : (host.contains(":") ? "[\(host)]" : host)
         let base = server.configuration.publicBaseURL?.absoluteString.trimmingSuffix("/") ?? "http://\(shownHost):\(port)"
         let trial = try? server.sessions.create(settings: PickerSessionSettings())
         let trialPath = trial.map { "/picker/\($0.id)/\($0.pickerToken)/" }
         let signInURL = base + PickerServer.signInPath(link: server.signIn.makeLink(), next: trialPath)
-        let announcement = Announcement(url: base + "/", port: port, clientKey: server.configuration.clientKey,
+        let announcement = Announcement(url: base + "/", port: port, clientKey: keyWasGiven ? nil : server.configuration.clientKey,
                                         library: library.rootURL.path, backend: library.backendName,
                                         signInUrl: signInURL, pickerUri: trialPath.map { base + $0 })
         if options.json {
@@ -131,7 +133,7 @@ struct ServeCommand: AsyncParsableCommand {
                 AssetsPicker is serving \(library.rootURL.path) (\(library.backendName) library)
                   server       \(base)/
                   API          \(base)/openapi.json
-                  client key   \(server.configuration.clientKey)   (send 'Authorization: Bearer <key>')
+                  client key   \(keyWasGiven ? "the one you gave (\(clientKeyFile.map { "--client-key-file " + $0 } ?? "ASSETS_PICKER_CLIENT_KEY"))" : server.configuration.clientKey)   (send 'Authorization: Bearer <key>')
                   sign in      \(signInURL)
                                (you, the library's owner: opens a picker to try; works once, for \(minutes) minutes)
                 Press Ctrl-C to stop.
@@ -163,7 +165,8 @@ struct ServeCommand: AsyncParsableCommand {
     struct Announcement: Encodable {
         let url: String
         let port: Int
-        let clientKey: String
+        /// The client key the server made up; absent when one was given (it is never printed).
+        let clientKey: String?
         let library: String
         let backend: String
         /// The person's one-time sign-in link; it goes on to ``pickerUri``.
