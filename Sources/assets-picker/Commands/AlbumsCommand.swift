@@ -36,9 +36,9 @@ struct AlbumsCommand: AsyncParsableCommand {
             try JSONOutput.print(Output(library: library.rootURL.path, backend: library.backendName, albums: rows))
             return
         }
-        print("Library \(library.rootURL.path) (\(library.backendName))")
+        say("Library \(library.rootURL.path) (\(library.backendName))")
         for row in rows {
-            print("\(row.title.padding(toLength: 28, withPad: " ", startingAt: 0)) \(String(row.count).leftPadded(6))  \(row.kind.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0))  \(row.id)")
+            say("\(row.title.padding(toLength: 28, withPad: " ", startingAt: 0)) \(String(row.count).leftPadded(6))  \(row.kind.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0))  \(row.id)")
         }
     }
 }

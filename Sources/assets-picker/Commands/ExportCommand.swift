@@ -69,7 +69,7 @@ struct ExportCommand: AsyncParsableCommand {
             try JSONOutput.print(report)
         } else {
             let megabytes = Double(report.exported.reduce(0) { $0 + $1.byteSize }) / 1_048_576
-            print(String(format: "exported %d of %d assets (%.1f MB) to %@ in %.1f s",
+            say(String(format: "exported %d of %d assets (%.1f MB) to %@ in %.1f s",
                          report.exported.count, selection.count, megabytes, out.path, report.seconds))
         }
         for failure in report.failed {

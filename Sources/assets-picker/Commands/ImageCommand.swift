@@ -68,7 +68,7 @@ struct ImageCommand: AsyncParsableCommand {
         for try await result in library.image(for: target, request: request) {
             if result.isDegraded {
                 degraded.append(Answer(result))
-                if !options.json { print("degraded \(result.pixelSize) from \(result.source.rawValue), \(result.data.count) bytes") }
+                if !options.json { say("degraded \(result.pixelSize) from \(result.source.rawValue), \(result.data.count) bytes") }
             } else {
                 final = result
             }
@@ -81,7 +81,7 @@ struct ImageCommand: AsyncParsableCommand {
                                         pixelWidth: answer.pixelWidth, pixelHeight: answer.pixelHeight,
                                         byteSize: answer.byteSize, source: answer.source, degradedAnswers: degraded))
         } else {
-            print("final \(final.pixelSize) from \(final.source.rawValue), \(final.data.count) bytes -> \(out.path)")
+            say("final \(final.pixelSize) from \(final.source.rawValue), \(final.data.count) bytes -> \(out.path)")
         }
     }
 }

@@ -69,7 +69,7 @@ struct IndexCommand: AsyncParsableCommand {
             try JSONOutput.print(Output(library: library.rootURL.path, index: indexURL.path, summary: summary, previews: previews))
             return
         }
-        print("\(library.rootURL.path): \(summary.scanned) files, \(summary.added) added, \(summary.updated) updated, "
+        say("\(library.rootURL.path): \(summary.scanned) files, \(summary.added) added, \(summary.updated) updated, "
               + "\(summary.moved) moved, \(summary.removed) removed, \(summary.failed.count) failed; "
               + "\(previews.made) previews made, \(previews.failed.count) failed")
         for failure in summary.failed + previews.failed {

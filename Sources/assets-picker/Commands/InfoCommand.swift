@@ -42,7 +42,7 @@ struct InfoCommand: AsyncParsableCommand {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let object = try JSONSerialization.jsonObject(with: encoder.encode(output)) as? [String: Any] ?? [:]
         for key in object.keys.sorted() {
-            print("\(key.padding(toLength: 22, withPad: " ", startingAt: 0)) \(object[key].map { "\($0)" } ?? "")")
+            say("\(key.padding(toLength: 22, withPad: " ", startingAt: 0)) \(object[key].map { "\($0)" } ?? "")")
         }
     }
 }

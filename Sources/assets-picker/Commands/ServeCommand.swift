@@ -88,7 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let level = logLevel
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = PrintableLogHandler(base: StreamLogHandler.standardError(label: label))
             handler.logLevel = level
             return handler
         }

@@ -16,8 +16,8 @@ struct ChangeOutput: Encodable {
     /// Prints the result as JSON, or as one line per new identifier then the token.
     func print(json: Bool) throws {
         if json { return try JSONOutput.print(self) }
-        for identifier in insertedAssets + insertedCollections { Swift.print(identifier) }
-        Swift.print("change token \(token)")
+        for identifier in insertedAssets + insertedCollections { say(identifier) }
+        say("change token \(token)")
     }
 }
 

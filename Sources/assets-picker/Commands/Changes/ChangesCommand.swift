@@ -47,9 +47,9 @@ struct ChangesCommand: AsyncParsableCommand {
         }
         let output = Output(try await history.changes(since: since))
         if options.json { return try JSONOutput.print(output) }
-        print("token \(output.token): \(output.insertedAssets.count) inserted, \(output.removedAssets.count) removed, \(output.changedAssets.count) changed")
+        say("token \(output.token): \(output.insertedAssets.count) inserted, \(output.removedAssets.count) removed, \(output.changedAssets.count) changed")
         for collection in output.collections {
-            print("  \(collection.id): +\(collection.inserted.count) -\(collection.removed.count) ~\(collection.changed.count)\(collection.collectionChanged ? " (collection changed)" : "")")
+            say("  \(collection.id): +\(collection.inserted.count) -\(collection.removed.count) ~\(collection.changed.count)\(collection.collectionChanged ? " (collection changed)" : "")")
         }
     }
 }

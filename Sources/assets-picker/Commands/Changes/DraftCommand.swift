@@ -14,7 +14,7 @@ struct DraftCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await options.drafts().saveDraft(named: name, identifiers: assets)
-            if options.json { try JSONOutput.print(["name": name, "count": String(assets.count)]) } else { print("saved \(assets.count) picks as \(name)") }
+            if options.json { try JSONOutput.print(["name": name, "count": String(assets.count)]) } else { say("saved \(assets.count) picks as \(name)") }
         }
     }
 
@@ -37,9 +37,9 @@ struct DraftCommand: AsyncParsableCommand {
                                 migrated: draft.migrated.map { ["legacy": $0.legacy.description, "local": $0.local.description] },
                                 dropped: draft.dropped.map(\.description))
             if options.json { return try JSONOutput.print(output) }
-            for asset in draft.assets { print("\(asset.id.localIdentifier)  \(asset.filename)") }
-            for migration in draft.migrated { print("migrated \(migration.legacy) -> \(migration.local)") }
-            for identifier in draft.dropped { print("dropped \(identifier) (deleted since)") }
+            for asset in draft.assets { say("\(asset.id.localIdentifier)  \(asset.filename)") }
+            for migration in draft.migrated { say("migrated \(migration.legacy) -> \(migration.local)") }
+            for identifier in draft.dropped { say("dropped \(identifier) (deleted since)") }
         }
     }
 }
