@@ -144,6 +144,20 @@ import TestSupport
         #expect(try await server.request("GET", session.pickerPath, headers: ["Cookie": cookie], authorized: false).status == 200)
     }
 
+    @Test func guessedSignInLinksAreThrottled() async throws {
+        let server = try await TestServer.indexed()
+        defer { Task { await server.stop() } }
+        let link = server.server.signIn.makeLink()
+        let id = try #require(link.split(separator: ".").first)
+        for _ in 0..<10 {
+            #expect(try await server.request("GET", "/signin/\(id).AAAAAAAAAAAAAAAAAAAAAA", authorized: false).status == 401)
+        }
+        let throttled = try await server.request("GET", PickerServer.signInPath(link: link), authorized: false)
+        #expect(throttled.status == 429)
+        #expect(throttled.header("Retry-After") != nil)
+        #expect(throttled.header("Set-Cookie") == nil)
+    }
+
     @Test func changesFromAnotherOriginAreRefused() async throws {
         let server = try await TestServer.indexed()
         defer { Task { await server.stop() } }

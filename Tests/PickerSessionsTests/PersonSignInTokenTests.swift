@@ -41,6 +41,30 @@ import Testing
         #expect(signIn.isSignedIn(browser: browser[...]))
     }
 
+    @Test func guessesAreThrottledPerAddressAndInAllForAMinute() throws {
+        let clock = TestClock()
+        let signIn = PersonSignIn(now: { clock.now })
+        let link = signIn.makeLink()
+        let id = try #require(link.split(separator: ".").first)
+        let guess = "\(id).AAAAAAAAAAAAAAAAAAAAAA"
+        #expect(signIn.attempt(link: guess, from: "10.0.0.1") == .refused(isFirst: true))
+        for _ in 2...10 { #expect(signIn.attempt(link: guess, from: "10.0.0.1") == .refused(isFirst: false)) }
+        // The eleventh is not looked at, not even the right link: it stays unused.
+        #expect(signIn.attempt(link: link, from: "10.0.0.1") == .throttled(retryAfter: 60))
+        clock.advance(45)
+        #expect(signIn.attempt(link: guess, from: "10.0.0.1") == .throttled(retryAfter: 15))
+        // Another address is not held back by that one.
+        #expect(signIn.attempt(link: guess, from: "10.0.0.2") == .refused(isFirst: true))
+        clock.advance(15)
+        guard case .signedIn = signIn.attempt(link: link, from: "10.0.0.1") else {
+            Issue.record("the right link was refused once the minute was over")
+            return
+        }
+        // 100 refusals from all addresses together throttle everyone for the rest of the minute.
+        for address in 0..<100 { _ = signIn.attempt(link: guess, from: "10.1.0.\(address)") }
+        #expect(signIn.attempt(link: signIn.makeLink(), from: "10.2.0.1") == .throttled(retryAfter: 60))
+    }
+
     @Test func linksAndBrowsersExpire() throws {
         let clock = TestClock()
         let signIn = PersonSignIn(linkLifetime: .seconds(60), browserLifetime: .seconds(600), now: { clock.now })

@@ -60,8 +60,10 @@ struct PickerHTTPChannel: HTTPChannelHandler {
     }
 
     func handle(value: Value, logger: Logger) async {
-        await ClientDeparture.$current.withValue(value.departure) {
-            await base.handle(value: value.base, logger: logger)
+        await ClientAddress.$current.withValue(value.channel.remoteAddress?.ipAddress ?? "unknown") {
+            await ClientDeparture.$current.withValue(value.departure) {
+                await base.handle(value: value.base, logger: logger)
+            }
         }
     }
 }

@@ -32,6 +32,16 @@ enum SignInPages {
             """)
     }
 
+    /// Too many sign-in links refused lately, from this address or from all (429): nothing was
+    /// looked at; the person waits `retryAfter` seconds.
+    static func throttled(retryAfter: Int) -> Response {
+        page(status: .tooManyRequests, title: "Too many sign-in attempts", body: """
+            <h1>Too many sign-in attempts</h1>
+            <p>Too many sign-in links were refused lately. Wait a minute, then open the newest link that
+            <code>assets-picker serve</code> printed in its terminal.</p>
+            """, extraHeaders: [.retryAfter: String(retryAfter)])
+    }
+
     private static func page(status: HTTPResponse.Status, title: String, head: String = "", body: String,
                              extraHeaders: HTTPFields = [:]) -> Response {
         let html = """

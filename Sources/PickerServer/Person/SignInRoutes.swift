@@ -13,9 +13,17 @@ struct SignInRoutes: Sendable {
     func add(to router: Router<BasicRequestContext>) {
         router.get("signin/:link") { request, context in
             guard request.method == .get else { return Response(status: .ok, headers: [.cacheControl: "no-store"]) }
-            guard let browser = state.signIn.redeem(link: try context.parameters.require("link")) else {
-                state.logger.notice("a sign-in link was refused (used, expired or unknown)")
+            let address = ClientAddress.current
+            let browser: String
+            switch state.signIn.attempt(link: try context.parameters.require("link"), from: address) {
+            case .signedIn(let token):
+                browser = token
+            case .refused(let isFirst):
+                // One line per address and minute: guesses cannot flood the log.
+                if isFirst { state.logger.notice("a sign-in link was refused (used, expired or unknown)", metadata: ["address": "\(address)"]) }
                 return SignInPages.linkRefused
+            case .throttled(let retryAfter):
+                return SignInPages.throttled(retryAfter: retryAfter)
             }
             state.logger.info("a browser signed in as the person")
             let next = request.uri.queryParameters.get("next").flatMap { Self.isPickerPage($0) ? $0 : nil }

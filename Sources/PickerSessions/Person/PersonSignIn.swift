@@ -30,6 +30,19 @@ public final class PersonSignIn: Sendable {
     private struct State {
         var links: [TokenID: Entry] = [:]
         var browsers: [TokenID: Entry] = [:]
+        var attempts = SignInAttempts()
+    }
+
+    /// What came of opening a sign-in link.
+    public enum Attempt: Sendable, Equatable {
+        /// The link was live and unused: the browser is signed in with this token.
+        case signedIn(browser: String)
+        /// The link was used, expired or made up; `isFirst` for the first such refusal from the
+        /// address in the current window (the one worth reporting).
+        case refused(isFirst: Bool)
+        /// Too many refusals from the address, or from all, lately: the link was not looked at;
+        /// try again after `retryAfter` seconds.
+        case throttled(retryAfter: Int)
     }
 
     /// A sign-in with links living `linkLifetime` (default 15 minutes) and browsers signed in for
@@ -58,13 +71,26 @@ public final class PersonSignIn: Sendable {
         }
     }
 
-    /// Uses up a sign-in link: a new browser token when the link is live and unused, else `nil`.
-    public func redeem(link token: String) -> String? {
+    /// Uses up a sign-in link opened from `address`: a new browser token when the link is live
+    /// and unused. Refusals are counted per address and in all: past 10 from one address, or 100
+    /// from all, in a minute, attempts are throttled until the minute is over.
+    public func attempt(link token: String, from address: String) -> Attempt {
         let time = now()
         return state.withLock { state in
-            guard Self.take(token[...], from: &state.links, at: time) else { return nil }
-            return Self.insert(into: &state.browsers, lifetime: browserLifetime, at: time, capacity: Self.capacity.browsers, secretBytes: 32)
+            if state.attempts.isThrottled(address, at: time) { return .throttled(retryAfter: state.attempts.retryAfter(at: time)) }
+            guard Self.take(token[...], from: &state.links, at: time) else {
+                return .refused(isFirst: state.attempts.refused(address, at: time))
+            }
+            return .signedIn(browser: Self.insert(into: &state.browsers, lifetime: browserLifetime, at: time,
+                                                  capacity: Self.capacity.browsers, secretBytes: 32))
         }
+    }
+
+    /// Uses up a sign-in link: a new browser token when the link is live and unused, else `nil`
+    /// (``attempt(link:from:)`` from an address of its own).
+    public func redeem(link token: String) -> String? {
+        guard case .signedIn(let browser) = attempt(link: token, from: "") else { return nil }
+        return browser
     }
 
     /// Whether `token` is a browser this server signed in and that has not expired.
