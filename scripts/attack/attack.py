@@ -12,6 +12,7 @@ The person signs in through the link `serve` prints; the picker's requests carry
 Usage: attack.py --binary PATH [--corpus DIR] [--only SUBSTRING]
 """
 import argparse
+import collections
 import concurrent.futures
 import select
 import http.client
@@ -580,6 +581,186 @@ def same_answer(target):
     return f"{counts}", set(statuses) == {422}
 
 
+# ---- issue 26: every door ---------------------------------------------------------------------------
+
+def spellings(path):
+    """Spellings of a path that a router dropping empty segments, or a careless gate, might treat alike."""
+    head, _, rest = path.lstrip("/").partition("/")
+    return ["/" + path, "//" + path.lstrip("/"), path.replace("/", "//", 2), path + "/", "/./" + path.lstrip("/"),
+            "/x/../" + path.lstrip("/"), "/%70" + path.lstrip("/")[1:], "/" + head.upper() + "/" + rest,
+            "/" + head + "%2F" + rest, path + "?", path + "#x"]
+
+
+@probe("I26-1 a picker route spelled otherwise (//picker/…, /picker//…, %2F, case, dots), with the client key",
+       "every spelling 401/404, nothing of the library")
+def picker_spellings(target):
+    session = new_session(target)
+    if not session:
+        return "could not create a session", False
+    base = urllib.parse.urlparse(session["pickerUri"]).path
+    asset = (target.items() or [{"id": "00000000-0000-0000-0000-000000000000"}])[0]["id"]
+    statuses = collections.Counter()
+    leaks = 0
+    for method, route in [("GET", "api/albums"), ("GET", f"api/assets/{asset}/original"), ("POST", f"api/selection/{asset}"),
+                          ("POST", "api/done")]:
+        for path in spellings(base + route):
+            connection = http.client.HTTPConnection("127.0.0.1", target.port, timeout=30)
+            connection.request(method, path, body=b"" if method == "POST" else None,
+                               headers={"Authorization": f"Bearer {target.client_key}", "Origin": f"http://127.0.0.1:{target.port}"})
+            response = connection.getresponse()
+            data = response.read(65536)
+            connection.close()
+            statuses[response.status] += 1
+            leaks += asset.encode() in data or b"Camera" in data
+    ok = set(statuses) <= {401, 404} and leaks == 0
+    return " ".join(f"{status}x{count}" for status, count in sorted(statuses.items())) + (f", {leaks} leaks" if leaks else ""), ok
+
+
+@probe("I26-3 1,000 connections from 10 addresses to a server with 256 open files", "beyond its room 503; it still answers")
+def open_file_exhaustion(target):
+    port_probe = socket.socket()
+    port_probe.bind(("127.0.0.1", 0))
+    port = port_probe.getsockname()[1]
+    port_probe.close()
+    child = subprocess.Popen(["/bin/sh", "-c", 'ulimit -n 256 && exec "$0" "$@"', target.binary, "serve", "--library", target.library,
+                              "--backend", "folder", "--port", str(port), "--json", "--log-level", "critical"],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=target.environment)
+    sockets = []
+    try:
+        child.stdout.readline()
+        for host in range(2, 12):
+            for _ in range(100):
+                try:
+                    sock = socket.socket()
+                    sock.settimeout(5)
+                    sock.bind((f"127.0.0.{host}", 0))
+                    sock.connect(("127.0.0.1", port))
+                    sockets.append(sock)
+                except OSError:
+                    break
+        refused = 0
+        for sock in sockets:
+            try:
+                sock.settimeout(0.05)
+                if sock.recv(64).startswith(b"HTTP/1.1 503"):
+                    refused += 1
+            except OSError:
+                pass
+        for sock in sockets:
+            sock.close()
+        sockets = []
+        alive = child.poll() is None
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        connection.request("GET", "/openapi.json")
+        answered = connection.getresponse().status
+        connection.close()
+        return f"{refused} refused with 503, alive {alive}, then {answered}", alive and answered == 200 and refused > 0
+    finally:
+        for sock in sockets:
+            sock.close()
+        child.kill()
+        child.wait()
+
+
+@probe("I26-5 an asset deleted by another process (assets-picker delete while serve runs)",
+       "its image and original 404 within 2 s")
+def deleted_elsewhere(target):
+    victim = next((item for item in target.items() if item["filename"].lower().endswith(".jpg")), None)
+    if not victim:
+        return "no photo listed", False
+    for path in (f"assets/{victim['id']}/image?w=64&h=64&mode=fill", f"assets/{victim['id']}/original"):
+        target.api("GET", path)
+    deleted = subprocess.run([target.binary, "delete", "--library", target.library, "--asset", victim["id"] + "/L0/001"],
+                             capture_output=True, text=True, env=target.environment)
+    if deleted.returncode != 0:
+        return f"delete failed: {deleted.stderr.strip()}", False
+    try:
+        start = time.monotonic()
+        statuses = []
+        while time.monotonic() - start < 2.5:
+            statuses = [target.api("GET", path)[0] for path in (f"assets/{victim['id']}/image?w=64&h=64&mode=fill",
+                                                                   f"assets/{victim['id']}/original")]
+            if statuses == [404, 404]:
+                break
+            time.sleep(0.1)
+        seconds = time.monotonic() - start
+        return f"{statuses} after {seconds:.1f} s", statuses == [404, 404] and seconds <= 2.0
+    finally:
+        subprocess.run([target.binary, "restore", "--library", target.library, "--asset", victim["id"] + "/L0/001"],
+                       capture_output=True, env=target.environment)
+
+
+@probe("I26-L a file name with a newline and an escape sequence, listed by assets", "one line, no raw escape")
+def hostile_name_output(target):
+    listed = subprocess.run([target.binary, "assets", "--library", target.library, "--album", "directory:Probes"],
+                            capture_output=True, env=target.environment)
+    text = listed.stdout.decode("utf-8", "replace")
+    forged = [line for line in text.splitlines() if line.startswith("forged")]
+    escape = b"\x1b" in listed.stdout
+    return f"exit {listed.returncode}, raw ESC {escape}, forged lines {len(forged)}", listed.returncode == 0 and not escape and not forged
+
+
+@probe("I26-L 30 guessed sign-in links", "throttled: 429 with Retry-After after 10")
+def sign_in_guessing(target):
+    statuses = collections.Counter()
+    for _ in range(30):
+        connection = http.client.HTTPConnection("127.0.0.1", target.port, timeout=30)
+        connection.request("GET", "/signin/AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA")
+        response = connection.getresponse()
+        response.read()
+        connection.close()
+        statuses[response.status] += 1
+    return " ".join(f"{status}x{count}" for status, count in sorted(statuses.items())), statuses[401] == 10 and statuses[429] == 20
+
+
+@probe("I26-L the client key given in the environment", "not printed")
+def given_key_not_printed(target):
+    key = "attack-given-key-" + os.urandom(8).hex()
+    child = subprocess.Popen([target.binary, "serve", "--library", target.library, "--backend", "folder", "--port", "0", "--json",
+                              "--log-level", "critical"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                             env=dict(target.environment, ASSETS_PICKER_CLIENT_KEY=key))
+    try:
+        line = child.stdout.readline()
+        return ("printed" if key in line else "not printed"), key not in line and "signInUrl" in line
+    finally:
+        child.kill()
+        child.wait()
+
+
+@probe("I26-L a baseUrl with +EXP, 00EXP, =w+64, =w064", "404 for the expiries, 400 for the sides")
+def lenient_base_url(target):
+    session = new_session(target)
+    victim = next((item for item in target.items() if item["filename"].lower().endswith(".jpg")), None)
+    if not session or not victim:
+        return "no session or photo", False
+    picker = urllib.parse.urlparse(session["pickerUri"]).path
+    target.request("POST", picker + f"api/selection/{victim['id']}", body=b"")
+    target.request("POST", picker + "api/done", body=b"")
+    status, _, data = client(target, "GET", f"/v1/mediaItems?sessionId={session['id']}")
+    if status != 200:
+        return f"listing {status}", False
+    base = urllib.parse.urlparse(json.loads(data)["mediaItems"][0]["mediaFile"]["baseUrl"]).path
+    prefix, expiry = base.rsplit("/", 1)
+    got = [client(target, "GET", f"{prefix}/{spelled}=w64")[0] for spelled in ("%2B" + expiry, "00" + expiry)]
+    got += [client(target, "GET", base + sides)[0] for sides in ("=w+64", "=w064")]
+    got.append(client(target, "GET", base + "=w64")[0])
+    return " ".join(map(str, got)), got == [404, 404, 400, 400, 200]
+
+
+@probe("I26-L the person's cookie with Host and Origin evil.example", "403")
+def rebinding_origin(target):
+    session = new_session(target)
+    asset = (target.items() or [{"id": "00000000-0000-0000-0000-000000000000"}])[0]["id"]
+    path = urllib.parse.urlparse(session["pickerUri"]).path + f"api/selection/{asset}"
+    connection = http.client.HTTPConnection("127.0.0.1", target.port, timeout=30)
+    connection.request("POST", path, body=b"", headers={"Cookie": target.cookie, "Host": f"evil.example:{target.port}",
+                                                         "Origin": f"http://evil.example:{target.port}", "Sec-Fetch-Site": "same-origin"})
+    response = connection.getresponse()
+    response.read()
+    connection.close()
+    return str(response.status), response.status == 403
+
+
 @probe("M5 SIGTERM", "the server exits within 5 s")
 def sigterm(target):
     start = time.monotonic()
@@ -633,6 +814,8 @@ def make_library(corpus, folder):
     big_png(os.path.join(library, "Probes", "big.png"))
     shutil.copy(os.path.join(corpus, "A_camera_exif", "jhead__sony.jpg"), os.path.join(library, "Probes", "replace-me.jpg"))
     shutil.copy(os.path.join(corpus, "A_camera_exif", "goexif__sample1.jpg"), os.path.join(library, "Probes", "replacement.bin"))
+    shutil.copy(os.path.join(corpus, "A_camera_exif", "goexif__sample1.jpg"),
+                os.path.join(library, "Probes", "IMG_2.jpg\nforged line \x1b[31mred\x1b]0;title\x07.jpg"))
     outside = os.path.join(folder, "outside")
     os.makedirs(outside)
     shutil.copy(os.path.join(corpus, "A_camera_exif", "goexif__sample1.jpg"), os.path.join(outside, "outside.jpg"))
