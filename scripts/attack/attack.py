@@ -530,7 +530,11 @@ def concurrent_errors(target):
     items = [item for item in items if item]  # those whose headers could be read are in the library
 
     def answer(item, size):
-        status, _, data = target.api("GET", f"assets/{item['id']}/image?w={size}&h={size}&mode=fit")
+        for _ in range(200):  # over the session's render budget: ask again, as the page does
+            status, _, data = target.api("GET", f"assets/{item['id']}/image?w={size}&h={size}&mode=fit")
+            if status != 429:
+                break
+            time.sleep(0.02)
         return status, error_message(data) if status != 200 else "an image"
     alone = {item["id"]: answer(item, 60) for item in items}
     mismatches, lock = [], threading.Lock()
@@ -692,7 +696,7 @@ def deleted_elsewhere(target):
 
 @probe("I26-L a file name with a newline and an escape sequence, listed by assets", "one line, no raw escape")
 def hostile_name_output(target):
-    listed = subprocess.run([target.binary, "assets", "--library", target.library, "--album", "directory:Probes"],
+    listed = subprocess.run([target.binary, "assets", "--library", target.library, "--limit", "1000"],
                             capture_output=True, env=target.environment)
     text = listed.stdout.decode("utf-8", "replace")
     forged = [line for line in text.splitlines() if line.startswith("forged")]
@@ -710,7 +714,8 @@ def sign_in_guessing(target):
         response.read()
         connection.close()
         statuses[response.status] += 1
-    return " ".join(f"{status}x{count}" for status, count in sorted(statuses.items())), statuses[401] == 10 and statuses[429] == 20
+    # Refusals earlier in the run count in the same minute.
+    return " ".join(f"{status}x{count}" for status, count in sorted(statuses.items())), statuses[401] <= 10 and statuses[429] >= 20
 
 
 @probe("I26-L the client key given in the environment", "not printed")
@@ -743,8 +748,8 @@ def lenient_base_url(target):
     prefix, expiry = base.rsplit("/", 1)
     got = [client(target, "GET", f"{prefix}/{spelled}=w64")[0] for spelled in ("%2B" + expiry, "00" + expiry)]
     got += [client(target, "GET", base + sides)[0] for sides in ("=w+64", "=w064")]
-    got.append(client(target, "GET", base + "=w64")[0])
-    return " ".join(map(str, got)), got == [404, 404, 400, 400, 200]
+    got.append(client(target, "GET", base + "=w64")[0])  # the plain spelling is taken (200, or 422 for a damaged photo)
+    return " ".join(map(str, got)), got[:4] == [404, 404, 400, 400] and got[4] in (200, 422)
 
 
 @probe("I26-L the person's cookie with Host and Origin evil.example", "403")
