@@ -2,6 +2,7 @@ import AssetsKit
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import PickerSessions
 
 /// The picker server: client programs create picker sessions and read exactly what a person
@@ -77,10 +78,14 @@ public struct PickerServer: Sendable {
                     state.media.renditions.forgetAll()
                 }
             }
-            if handlesSignals {
-                try await app.runService()
-            } else {
-                try await app.run()
+            do {
+                if handlesSignals {
+                    try await app.runService()
+                } else {
+                    try await app.run()
+                }
+            } catch let error as IOError where error.errnoCode == EADDRINUSE {
+                throw PickerServerError.portInUse(host: configuration.host, port: configuration.port)
             }
             group.cancelAll()
         }
@@ -143,10 +148,13 @@ extension PickerServer {
 public enum PickerServerError: Error, CustomStringConvertible {
     /// The web picker's files or the OpenAPI document are not beside the program.
     case missingResources(String)
+    /// Another program listens on the address and port asked for.
+    case portInUse(host: String, port: Int)
 
     public var description: String {
         switch self {
         case .missingResources(let detail): "The picker server's web files or API document are missing (\(detail)); reinstall or rebuild the program."
+        case .portInUse(let host, let port): "Port \(port) on \(host) is in use by another program."
         }
     }
 }

@@ -107,6 +107,10 @@ struct ServeCommand: AsyncParsableCommand {
             try await server.run(handlesSignals: true) { port in
                 await announce(server: server, library: library, port: port, keyWasGiven: givenKey != nil)
             }
+        } catch let error as PickerServerError {
+            await watcher?.stop()
+            guard case .portInUse = error else { throw error }
+            throw CommandFailure("\(error) Give another with --port N (with make run: PORT=N make run), or --port 0 for any free one.")
         } catch {
             await watcher?.stop()
             throw error
