@@ -32,8 +32,10 @@ struct IndexCommandTests {
         let removedName = try #require(try fm.contentsOfDirectory(atPath: copy.root.appendingPathComponent("E_formats").path)
             .first { $0.hasSuffix(".mp4") })
         try fm.removeItem(at: copy.root.appendingPathComponent("E_formats/\(removedName)"))
-        let second = try await CLI.run(["index", copy.path, "--json"])
+        // --library, as every command takes it, names the same library and index.
+        let second = try await CLI.run(["index", "--library", copy.path, "--json"])
         try #require(second.status == 0, "\(second)")
+        #expect(try second.json().string("index") == copy.defaultIndex.path)
         let rescan = try second.json()
         #expect(try rescan.int("added") == 0 && rescan.int("updated") == 0, "\(rescan.raw)")
         #expect(try rescan.int("moved") == 1 && rescan.int("removed") == 1, "\(rescan.raw)")

@@ -5,7 +5,8 @@ import ImagePipeline
 import LibraryOpening
 import MediaProbing
 
-/// `index PATH`: creates or brings up to date the index of a library folder.
+/// `index PATH` (or `index --library PATH`, as every command takes it): creates or brings up to
+/// date the index of a library folder.
 struct IndexCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "index",
@@ -16,8 +17,11 @@ struct IndexCommand: AsyncParsableCommand {
             newest first: a grid cell's first image.
             """)
 
-    @Argument(help: "The library folder.", completion: .directory, transform: { URL(fileURLWithPath: $0) })
-    var path: URL
+    @Argument(help: "The library folder (or give it with --library).", completion: .directory, transform: { URL(fileURLWithPath: $0) })
+    var folder: URL?
+
+    @Option(name: .long, help: "The library folder, as every command takes it.", completion: .directory, transform: { URL(fileURLWithPath: $0) })
+    var library: URL?
 
     @Option(name: .long, help: "The index file (default: $XDG_DATA_HOME/assets-picker/libraries/<name>-<key>/library.sqlite, one per library folder).",
             completion: .file(), transform: { URL(fileURLWithPath: $0) })
@@ -47,6 +51,18 @@ struct IndexCommand: AsyncParsableCommand {
         }
     }
 
+    func validate() throws {
+        switch (folder, library) {
+        case (nil, nil): throw ValidationError("Give the library folder: assets-picker index PATH, or --library PATH.")
+        case let (folder?, library?) where folder.standardizedFileURL != library.standardizedFileURL:
+            throw ValidationError("Give the library folder once: \(folder.path) and --library \(library.path) differ.")
+        default: break
+        }
+    }
+
+    /// The library folder, given either way.
+    private var path: URL { (folder ?? library)! }
+
     func run() async throws {
         let renderer = ImageRenderer(configuration: PipelineConfiguration(maxPixels: maxPixels))
         let opener = LibraryOpener(reader: MediaMetadataReader(renderer: renderer))
@@ -73,7 +89,7 @@ struct IndexCommand: AsyncParsableCommand {
               + "\(summary.moved) moved, \(summary.removed) removed, \(summary.failed.count) failed; "
               + "\(previews.made) previews made, \(previews.failed.count) failed")
         for failure in summary.failed + previews.failed {
-            FileHandle.standardError.write(Data("failed \(failure.path): \(failure.reason)\n".utf8))
+            FileHandle.standardError.write(Data(PrintableText.escaping("failed \(failure.path): \(failure.reason)").utf8 + [0x0A]))
         }
     }
 }
