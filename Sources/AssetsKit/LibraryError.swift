@@ -18,6 +18,8 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
     case unreadableFile(path: String, reason: String)
     /// An operation the backend does not offer.
     case unsupported(String)
+    /// A change token later than any the library has given.
+    case futureChangeToken(ChangeToken, latest: ChangeToken)
     /// A change request was refused.
     case invalidChange(String)
 
@@ -40,6 +42,8 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(path): \(reason)"
         case .unsupported(let what):
             "\(what) is not supported by this library"
+        case let .futureChangeToken(token, latest):
+            "change token \(token) is later than this library's latest, \(latest); give a token a command printed, or 0 for everything"
         case .invalidChange(let why):
             "change refused: \(why)"
         }

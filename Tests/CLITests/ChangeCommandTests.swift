@@ -48,6 +48,10 @@ struct ChangeCommandTests {
         _ = try await run(copy, ["restore", "--asset", newID])
         #expect(try await count(copy, "All Photos") == allBefore + 1)
 
+        // A token from the future is an error that says what is taken.
+        let future = try await CLI.run(["changes", "--library", copy.path, "--backend", "indexed", "--since", "99999999"])
+        #expect(future.status != 0)
+        #expect(future.stderrText.contains("change token 99999999 is later than this library's latest"), "\(future)")
         let changes = try await run(copy, ["changes", "--since", token])
         #expect(try (changes.raw["changedAssets"] as? [String] ?? []).contains { assetUUID($0) == assetUUID(legacyID) })
         #expect(try changes.objects("collections").contains { try $0.string("id") == album })

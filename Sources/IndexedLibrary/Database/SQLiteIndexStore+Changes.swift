@@ -65,6 +65,10 @@ extension SQLiteIndexStore {
 
     func changes(since token: ChangeToken) async throws -> LibraryChange {
         try await database.pool.read { db in
+            let latest = try Self.latestToken(db)
+            guard token.value <= latest else {
+                throw LibraryError.futureChangeToken(token, latest: ChangeToken(latest))
+            }
             var change = LibraryChange(token: token)
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT token, assetUUID, collectionId, kind FROM change WHERE token > ? ORDER BY token

@@ -46,8 +46,16 @@ struct CreateSessionRequest: Decodable, Sendable {
                 maxItemCount = try Self.wholeNumber(in: config, key)
             }
         }
-        mediaFilter = try value(MediaFilter.self, .mediaFilter)
-        order = try value(PickOrder.self, .order)
+        /// One of a fixed set of names; another is refused naming the ones taken.
+        func choice<T: RawRepresentable & CaseIterable>(_ type: T.Type, _ key: CodingKeys) throws -> T? where T.RawValue == String {
+            guard let name = try value(String.self, key) else { return nil }
+            guard let chosen = T(rawValue: name) else {
+                throw APIError.badParameter("'\(key.stringValue)' takes \(T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")); got \"\(name)\".")
+            }
+            return chosen
+        }
+        mediaFilter = try choice(MediaFilter.self, .mediaFilter)
+        order = try choice(PickOrder.self, .order)
         preselected = try value([String].self, .preselected)
     }
 
