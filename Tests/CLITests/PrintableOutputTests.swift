@@ -54,3 +54,13 @@ private final class LoggedLines: LogHandler, @unchecked Sendable {
         last = "\(event.message) \(event.metadata.map { "\($0)" } ?? "")"
     }
 }
+
+/// The progress bar starts empty at 0/N and is never full before anything is done.
+@Suite struct TerminalProgressTests {
+    @Test func theBarIsFilledInProportionAndEmptyWhenThereIsNothing() {
+        #expect(TerminalProgress.line(label: "Exporting", done: 0, failed: 0, total: 35) == "Exporting " + String(repeating: "░", count: 30) + " 0/35")
+        #expect(TerminalProgress.line(label: "Indexing", done: 0, failed: 0, total: 0) == "Indexing " + String(repeating: "░", count: 30) + " 0/0")
+        #expect(TerminalProgress.line(label: "Exporting", done: 35, failed: 2, total: 35) == "Exporting " + String(repeating: "█", count: 30) + " 35/35, 2 failed")
+        #expect(TerminalProgress.line(label: "Exporting", done: 7, failed: 0, total: 35).filter { $0 == "█" }.count == 6)
+    }
+}

@@ -60,6 +60,7 @@ struct ExportCommand: AsyncParsableCommand {
                                           format: rendition.format, quality: rendition.quality, concurrency: jobs)
         try await vipsStarted
         let bar = TerminalProgress(label: "Exporting")
+        bar.update(done: 0, failed: 0, total: selection.count)
         let exporter = AssetExporter(library: library, renderer: ImageRenderer(configuration: PipelineConfiguration(maxPixels: options.maxPixels)))
         let report = try await exporter.export(selection, to: out, options: exportOptions) { progress in
             bar.update(done: progress.completed + progress.failed, failed: progress.failed, total: progress.total)
