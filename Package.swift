@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "CVipsShim", dependencies: ["CVips", "CTurboJPEG"]),
         // The vocabulary: assets, collections, fetches, image requests and the PhotoLibrary protocol (Foundation only).
         .target(name: "AssetsKit"),
-        // EXIF read and written in pure Swift: JPEG/PNG/TIFF metadata, embedded thumbnails, location removal.
+        // EXIF read and written in pure Swift: JPEG/PNG/TIFF metadata, embedded thumbnails, JPEGs rebuilt without their location.
         .target(name: "ImageMetadata", dependencies: ["AssetsKit"]),
         // Files to images: decoding and thumbnails through libvips, video poster frames (ffmpeg), memory and disk caches, coalescing, prefetch.
         .target(name: "ImagePipeline", dependencies: ["AssetsKit", "ImageMetadata", "CVipsShim"]),
@@ -119,7 +119,7 @@ let package = Package(
         // Finds the shared test corpus and reads its manifest, holds renders; used by tests only.
         .target(name: "TestSupport", dependencies: ["AssetsKit", "ImagePipeline"], path: "Tests/Support"),
         .testTarget(name: "AssetsKitTests", dependencies: ["AssetsKit"]),
-        .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "AssetsKit", "TestSupport"]),
+        .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "ImagePipeline", "AssetsKit", "TestSupport"]),
         .testTarget(
             name: "ImagePipelineTests",
             dependencies: ["ImagePipeline", "MediaProbing", "SyntheticMedia", "ImageMetadata", "AssetsKit", "CVipsShim", "TestSupport"]

@@ -10,6 +10,7 @@ packages=(
   libvips-tools              # vipsthumbnail: the peer the benchmarks compare against
   libjpeg-turbo-progs        # djpeg: the decode floor the benchmarks print
   imagemagick                # convert: the other benchmark peer
+  libimage-exiftool-perl     # exiftool: the tests' second reader and writer of metadata (location-free originals)
 )
 
 missing=()

@@ -6,12 +6,19 @@ enum TIFFValue {
         let denominator: UInt32
     }
 
+    /// A signed fraction, as an SRATIONAL value stores it.
+    struct SignedRational {
+        let numerator: Int32
+        let denominator: Int32
+    }
+
     case byte([UInt8])
     /// Text, written as UTF-8 with a terminating NUL.
     case ascii(String)
     case short([UInt16])
     case long([UInt32])
     case rational([Rational])
+    case signedRational([SignedRational])
     case undefined([UInt8])
 
     var type: TIFFFieldType {
@@ -21,6 +28,7 @@ enum TIFFValue {
         case .short: .short
         case .long: .long
         case .rational: .rational
+        case .signedRational: .signedRational
         case .undefined: .undefined
         }
     }
@@ -33,6 +41,7 @@ enum TIFFValue {
         case let .short(values): values.count
         case let .long(values): values.count
         case let .rational(values): values.count
+        case let .signedRational(values): values.count
         }
     }
 
@@ -45,6 +54,8 @@ enum TIFFValue {
         case let .long(values): values.flatMap(byteOrder.bytes(of:))
         case let .rational(values):
             values.flatMap { byteOrder.bytes(of: $0.numerator) + byteOrder.bytes(of: $0.denominator) }
+        case let .signedRational(values):
+            values.flatMap { byteOrder.bytes(of: UInt32(bitPattern: $0.numerator)) + byteOrder.bytes(of: UInt32(bitPattern: $0.denominator)) }
         }
     }
 }

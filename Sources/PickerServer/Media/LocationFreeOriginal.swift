@@ -9,12 +9,19 @@ extension MediaResponder {
     static let maximumJPEGHeaderBytes = 8 << 20
 
     /// A photo's original bytes without where it was taken (a base URL's `=d`), as Google's
-    /// Picker API hands them over: the GPS values of a JPEG's EXIF are zeroed and its XMP
-    /// dropped; the file on disk is never changed. Only the JPEG's header (the segments before
-    /// its first scan, read in growing steps up to ``maximumJPEGHeaderBytes``) is held in
-    /// memory: the image data after it is streamed from the file as it is. A photo whose
-    /// location cannot be removed that way (another format, a damaged or over-long header) is
-    /// answered as a full-size JPEG rendition, which carries no metadata at all.
+    /// Picker API hands them over; the file on disk is never changed.
+    ///
+    /// A JPEG is rebuilt from what it must keep (``LocationFreeJPEG``): a new EXIF segment
+    /// with only orientation, dates, camera, lens, exposure, pixel size and colour space, the
+    /// ICC profile, JFIF and Adobe's colour transform, the frame and tables, and the first
+    /// image's scans up to its EOI; every other segment, and anything after that EOI, is left
+    /// out. Only the header (the segments before the first scan, read in growing steps up to
+    /// ``maximumJPEGHeaderBytes``) is held in memory: the scans are walked once on NIO's
+    /// thread pool to find their end (``JPEGScanWalker``), so the length is known before the
+    /// answer starts, and then streamed from the file, only while it is still the version
+    /// first seen. A photo that cannot be rebuilt that way (another format, a damaged or
+    /// over-long header, no EOI) is answered as a full-size JPEG rendition, which carries no
+    /// metadata at all.
     func originalWithoutLocation(of asset: Asset) async throws -> Response {
         let original: OriginalResource
         do {
@@ -25,15 +32,11 @@ extension MediaResponder {
         if original.contentType == "image/jpeg" {
             // Read on NIO's thread pool: a blocking read must not hold a cooperative thread.
             let path = original.fileURL.path
-            let cleaned = try await NIOThreadPool.singleton.runIfActive { Self.locationFreeJPEG(path: path) }
-            if let (version, header, rest) = cleaned {
+            if let (version, rebuilt, ranges) = try await NIOThreadPool.singleton.runIfActive({ Self.locationFreeJPEG(path: path) }) {
                 var headers = Self.downloadHeaders(contentType: "image/jpeg")
-                headers[.contentLength] = String(header.count + Int(version.size) - rest)
-                guard Int64(rest) < version.size else {
-                    return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: header)))
-                }
-                return Response(status: .ok, headers: headers,
-                                body: version.body(path: path, range: Int64(rest)...(version.size - 1), after: ByteBuffer(data: header)))
+                let body = version.body(path: path, ranges: ranges, after: ByteBuffer(data: rebuilt.header))
+                headers[.contentLength] = body.contentLength.map(String.init)
+                return Response(status: .ok, headers: headers, body: body)
             }
         }
         let result: ImageResult
@@ -47,21 +50,29 @@ extension MediaResponder {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: result.data)))
     }
 
-    /// The JPEG at `path` as it is now, its header without location, and the offset from which
-    /// its bytes follow unchanged; `nil` when the header cannot be cleaned within the bound.
-    private static func locationFreeJPEG(path: String) -> (OriginalFileVersion, header: Data, rest: Int)? {
-        guard let version = OriginalFileVersion(path: path) else { return nil }
+    /// The JPEG at `path` as it is now, its rebuilt header, and the ranges of the file that
+    /// follow it; `nil` when it cannot be rebuilt within the bound.
+    private static func locationFreeJPEG(path: String) -> (OriginalFileVersion, LocationFreeJPEG, [ClosedRange<Int64>])? {
+        guard let version = OriginalFileVersion(path: path), let rebuilt = rebuiltHeader(path: path, version: version) else { return nil }
+        var walker = JPEGScanWalker(firstScanOffset: Int64(rebuilt.firstScanOffset))
+        guard (try? version.scan(path: path, from: Int64(rebuilt.firstScanOffset), { try walker.consume($0) })) == true,
+              let ranges = try? walker.rangesToSend() else { return nil }
+        return (version, rebuilt, ranges.map { $0.lowerBound...($0.upperBound - 1) })
+    }
+
+    /// The rebuilt header of the JPEG at `path`, read in growing prefixes while the file is
+    /// still `version`; `nil` when it cannot be rebuilt or runs past ``maximumJPEGHeaderBytes``.
+    private static func rebuiltHeader(path: String, version: OriginalFileVersion) -> LocationFreeJPEG? {
         var wanted = 64 << 10
         while true {
             guard let prefix = version.prefix(path: path, count: wanted) else { return nil }
             do {
-                if let (header, rest) = try JPEGLocationRemover.locationFreeHeader(in: prefix) { return (version, header, rest) }
-                // The whole file is read, and it has no scan: clean it whole.
-                if prefix.count < wanted { return (version, try JPEGLocationRemover.removingLocation(from: prefix), prefix.count) }
+                if let rebuilt = try LocationFreeJPEG.header(in: prefix) { return rebuilt }
             } catch {
                 return nil
             }
-            guard wanted < maximumJPEGHeaderBytes else { return nil }
+            // A short read is the whole file, and it ends before its first scan.
+            guard prefix.count == wanted, wanted < maximumJPEGHeaderBytes else { return nil }
             wanted = min(wanted * 4, maximumJPEGHeaderBytes)
         }
     }

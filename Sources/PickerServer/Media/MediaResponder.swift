@@ -138,12 +138,12 @@ struct MediaResponder: Sendable {
         case .whole:
             headers[.contentLength] = String(length)
             guard length > 0 else { return Response(status: .ok, headers: headers) }
-            return Response(status: .ok, headers: headers, body: version.body(path: original.fileURL.path, range: 0...(length - 1)))
+            return Response(status: .ok, headers: headers, body: version.body(path: original.fileURL.path, ranges: [0...(length - 1)]))
         case .part(let range):
             headers[.contentLength] = String(range.count)
             headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(length)"
             return Response(status: .partialContent, headers: headers,
-                            body: version.body(path: original.fileURL.path, range: range.lowerBound...range.upperBound))
+                            body: version.body(path: original.fileURL.path, ranges: [range.lowerBound...range.upperBound]))
         case .unsatisfiable:
             var error = APIError(.rangeNotSatisfiable, code: "rangeNotSatisfiable",
                                  "The range asked for lies outside the file's \(length) bytes.")

@@ -35,28 +35,53 @@ struct OriginalFileVersion: Equatable {
         return "\"\(String(FNV1a.hash(Array(text.utf8)), radix: 16))\""
     }
 
-    /// The bytes of `range` of the file at `path`, read only while it is still this version,
-    /// after `leading` bytes (e.g. a rewritten header) when given.
-    func body(path: String, range: ClosedRange<Int64>, after leading: ByteBuffer? = nil) -> ResponseBody {
-        ResponseBody(contentLength: Int(range.upperBound - range.lowerBound + 1) + (leading?.readableBytes ?? 0)) { writer in
+    /// The bytes of `ranges` of the file at `path`, one after the other, read only while it is
+    /// still this version, after `leading` bytes (e.g. a rewritten header) when given.
+    func body(path: String, ranges: [ClosedRange<Int64>], after leading: ByteBuffer? = nil) -> ResponseBody {
+        let length = ranges.reduce(leading?.readableBytes ?? 0) { $0 + Int($1.upperBound - $1.lowerBound + 1) }
+        return ResponseBody(contentLength: length) { writer in
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { throw OriginalChanged() }
             defer { close(descriptor) }
             var status = stat()
             guard fstat(descriptor, &status) == 0, OriginalFileVersion(status) == self else { throw OriginalChanged() }
             if let leading { try await writer.write(leading) }
-            var offset = range.lowerBound
-            while offset <= range.upperBound {
-                let count = Int(min(Int64(Self.chunk), range.upperBound - offset + 1))
-                var buffer = ByteBufferAllocator().buffer(capacity: count)
-                let read = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { bytes in
-                    max(0, pread(descriptor, bytes.baseAddress, count, off_t(offset)))
+            for range in ranges {
+                var offset = range.lowerBound
+                while offset <= range.upperBound {
+                    let count = Int(min(Int64(Self.chunk), range.upperBound - offset + 1))
+                    var buffer = ByteBufferAllocator().buffer(capacity: count)
+                    let read = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { bytes in
+                        max(0, pread(descriptor, bytes.baseAddress, count, off_t(offset)))
+                    }
+                    guard read > 0 else { throw OriginalChanged() }
+                    offset += Int64(read)
+                    try await writer.write(buffer)
                 }
-                guard read > 0 else { throw OriginalChanged() }
-                offset += Int64(read)
-                try await writer.write(buffer)
             }
             try await writer.finish(nil)
+        }
+    }
+
+    /// Reads the file at `path` from `offset` on, in chunks of one buffer, while it is still
+    /// this version, handing each chunk to `consume` until it returns `true` or the file ends.
+    /// Only the one buffer is held, whatever the file's size.
+    /// - Returns: `false` when the file is no longer this version or cannot be read.
+    func scan(path: String, from offset: Int64, _ consume: (UnsafeRawBufferPointer) throws -> Bool) rethrows -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, OriginalFileVersion(status) == self else { return false }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.scanChunk, alignment: 1)
+        defer { buffer.deallocate() }
+        var position = offset
+        while true {
+            let read = pread(descriptor, buffer.baseAddress, buffer.count, off_t(position))
+            guard read >= 0 else { return false }
+            guard read > 0 else { return true }
+            position += Int64(read)
+            if try consume(UnsafeRawBufferPointer(rebasing: buffer[..<read])) { return true }
         }
     }
 
@@ -79,6 +104,7 @@ struct OriginalFileVersion: Equatable {
     }
 
     private static let chunk = 128 << 10
+    private static let scanChunk = 1 << 20
 
     /// The original changed or vanished while it was being sent.
     struct OriginalChanged: Error {}
