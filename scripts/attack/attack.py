@@ -766,6 +766,27 @@ def rebinding_origin(target):
     return str(response.status), response.status == 403
 
 
+@probe("I26-4 =d of a photo with its place in IPTC, a comment, XMP and GPS", "none of the place in what is sent")
+def places_in_download(target):
+    session = new_session(target)
+    victim = target.item("placed.jpg")
+    if not session or not victim:
+        return "no session or photo", False
+    picker = urllib.parse.urlparse(session["pickerUri"]).path
+    target.request("POST", picker + f"api/selection/{victim['id']}", body=b"")
+    target.request("POST", picker + "api/done", body=b"")
+    status, _, data = client(target, "GET", f"/v1/mediaItems?sessionId={session['id']}")
+    base = urllib.parse.urlparse(json.loads(data)["mediaItems"][0]["mediaFile"]["baseUrl"]).path
+    status, _, body = client(target, "GET", base + "=d")
+    found = [word for word in (b"Zabriskie", b"FurnaceCreek", b"Badwater", b"Stovepipe") if word in body]
+    with tempfile.NamedTemporaryFile(suffix=".jpg") as sent:
+        sent.write(body)
+        sent.flush()
+        tags = subprocess.run(["exiftool", "-j", "-a", "-G1", sent.name], capture_output=True, text=True).stdout
+    gps = [key for key in json.loads(tags)[0] if "GPS" in key and "Version" not in key] if tags else ["unreadable"]
+    return f"{status}, {len(body)} bytes, place words {found}, GPS tags {gps}", status == 200 and not found and not gps
+
+
 @probe("M5 SIGTERM", "the server exits within 5 s")
 def sigterm(target):
     start = time.monotonic()
@@ -821,6 +842,12 @@ def make_library(corpus, folder):
     shutil.copy(os.path.join(corpus, "A_camera_exif", "goexif__sample1.jpg"), os.path.join(library, "Probes", "replacement.bin"))
     shutil.copy(os.path.join(corpus, "A_camera_exif", "goexif__sample1.jpg"),
                 os.path.join(library, "Probes", "IMG_2.jpg\nforged line \x1b[31mred\x1b]0;title\x07.jpg"))
+    # A photo carrying its place in IPTC, a comment and XMP, beside the EXIF GPS (exiftool writes them).
+    placed = os.path.join(library, "Probes", "placed.jpg")
+    shutil.copy(os.path.join(corpus, "A_camera_exif", "jhead__canon-bigend.jpg"), placed)
+    subprocess.run(["exiftool", "-q", "-overwrite_original", "-IPTC:City=Zabriskie", "-IPTC:Sub-location=FurnaceCreek",
+                    "-Comment=Taken at Badwater", "-XMP:City=Stovepipe", "-GPSLatitude=36.448", "-GPSLatitudeRef=N",
+                    "-GPSLongitude=116.855", "-GPSLongitudeRef=W", placed], check=True)
     outside = os.path.join(folder, "outside")
     os.makedirs(outside)
     shutil.copy(os.path.join(corpus, "A_camera_exif", "goexif__sample1.jpg"), os.path.join(outside, "outside.jpg"))
