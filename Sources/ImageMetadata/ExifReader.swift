@@ -59,8 +59,8 @@ public enum ExifReader {
     }
 
     private static func gps(in ifd: ImageFileDirectory, reader: TIFFByteReader) -> GeoLocation? {
-        guard let latitude = ifd[ExifTag.gpsLatitude].flatMap({ degrees(reader.rationals($0, limit: 3)) }),
-              let longitude = ifd[ExifTag.gpsLongitude].flatMap({ degrees(reader.rationals($0, limit: 3)) })
+        guard let latitude = ifd[ExifTag.gpsLatitude].flatMap({ degrees(reader.numbers($0, limit: 3)) }),
+              let longitude = ifd[ExifTag.gpsLongitude].flatMap({ degrees(reader.numbers($0, limit: 3)) })
         else { return nil }
         let south = ifd[ExifTag.gpsLatitudeRef].flatMap(reader.string)?.uppercased() == "S"
         let west = ifd[ExifTag.gpsLongitudeRef].flatMap(reader.string)?.uppercased() == "W"

@@ -14,6 +14,8 @@ public struct HandMadeTIFF {
         case undefined([UInt8])
         /// The offset of the directory at this index in ``directories``.
         case directory(Int)
+        /// The same offset written as a SLONG, as some cameras write the GPS pointer.
+        case signedDirectory(Int)
     }
 
     /// One directory: its entries in the order given (not sorted: a tag may come twice) and
@@ -77,7 +79,7 @@ public struct HandMadeTIFF {
         case let .short(number): short(number)
         case let .long(number): long(number)
         case let .rationals(pairs): pairs.flatMap { long($0.0) + long($0.1) }
-        case let .directory(index): long(UInt32(offsets?[index] ?? 0))
+        case let .directory(index), let .signedDirectory(index): long(UInt32(offsets?[index] ?? 0))
         }
     }
 
@@ -89,6 +91,7 @@ public struct HandMadeTIFF {
         case .long, .directory: 4
         case .rationals: 5
         case .undefined: 7
+        case .signedDirectory: 9
         }
     }
 
@@ -96,7 +99,7 @@ public struct HandMadeTIFF {
         switch value {
         case let .bytes(bytes), let .undefined(bytes): bytes.count
         case let .ascii(text): text.utf8.count + 1
-        case .short, .long, .directory: 1
+        case .short, .long, .directory, .signedDirectory: 1
         case let .rationals(pairs): pairs.count
         }
     }
