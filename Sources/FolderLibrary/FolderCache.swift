@@ -199,6 +199,15 @@ actor FolderCache {
         pathsByUUID[uuid]
     }
 
+    /// The file with this UUID where it was last seen, of the version last listed or read
+    /// there; `nil` when it was not seen, its folder no longer lists it, or only by name.
+    func entry(of uuid: UUID) -> FileEntry? {
+        guard let path = pathsByUUID[uuid] else { return nil }
+        let directory = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
+        guard let folder = folders[directory], let index = folder.files.firstIndex(where: { $0.name == name }) else { return nil }
+        return folder.entry(index, rootPath: rootPath)
+    }
+
     private func loadIfNeeded() {
         guard !isLoaded else { return }
         isLoaded = true

@@ -34,10 +34,11 @@ extension FolderLibrary {
         imageManager.stopCachingAll()
     }
 
-    /// The file behind `asset` as the pipeline sees it: the version on disk now.
+    /// The file behind `asset` as the pipeline sees it: the version the library read, which a
+    /// render opens confined to the library or not at all.
     func imageSource(of asset: Asset) async throws -> ImageSourceFile {
         let file = try await locate(asset)
-        var source = ImageSourceFile(asset: asset, url: file.url)
+        var source = ImageSourceFile(asset: asset, original: originalLocation(of: file))
         source.byteSize = file.byteSize
         source.modificationDate = file.modificationDate
         return source

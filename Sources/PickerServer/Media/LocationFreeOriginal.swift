@@ -24,8 +24,8 @@ extension MediaResponder {
         }
         if original.contentType == "image/jpeg" {
             // Read on NIO's thread pool: a blocking read must not hold a cooperative thread.
-            let path = original.fileURL.path
-            let cleaned = try await NIOThreadPool.singleton.runIfActive { Self.locationFreeJPEG(path: path) }
+            let file = original.file
+            let cleaned = try await NIOThreadPool.singleton.runIfActive { Self.locationFreeJPEG(file) }
             if let (version, header, rest) = cleaned {
                 var headers = Self.downloadHeaders(contentType: "image/jpeg")
                 headers[.contentLength] = String(header.count + Int(version.size) - rest)
@@ -33,7 +33,7 @@ extension MediaResponder {
                     return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: header)))
                 }
                 return Response(status: .ok, headers: headers,
-                                body: version.body(path: path, range: Int64(rest)...(version.size - 1), after: ByteBuffer(data: header)))
+                                body: version.body(of: file, range: Int64(rest)...(version.size - 1), after: ByteBuffer(data: header)))
             }
         }
         let result: ImageResult
@@ -47,13 +47,13 @@ extension MediaResponder {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: result.data)))
     }
 
-    /// The JPEG at `path` as it is now, its header without location, and the offset from which
+    /// The open JPEG `file` as it is now, its header without location, and the offset from which
     /// its bytes follow unchanged; `nil` when the header cannot be cleaned within the bound.
-    private static func locationFreeJPEG(path: String) -> (OriginalFileVersion, header: Data, rest: Int)? {
-        guard let version = OriginalFileVersion(path: path) else { return nil }
+    private static func locationFreeJPEG(_ file: OpenOriginal) -> (OriginalFileVersion, header: Data, rest: Int)? {
+        guard let version = OriginalFileVersion(file) else { return nil }
         var wanted = 64 << 10
         while true {
-            guard let prefix = version.prefix(path: path, count: wanted) else { return nil }
+            guard let prefix = version.prefix(of: file, count: wanted) else { return nil }
             do {
                 if let (header, rest) = try JPEGLocationRemover.locationFreeHeader(in: prefix) { return (version, header, rest) }
                 // The whole file is read, and it has no scan: clean it whole.
