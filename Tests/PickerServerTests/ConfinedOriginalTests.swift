@@ -127,6 +127,27 @@ struct ConfinedOriginalTests {
         }
     }
 
+    @Test("an index's rescan sees a swap: a link out or a directory drops the pick, another file is handed over as it is")
+    func rescanSeesTheSwap() async throws {
+        for swap in OriginalSwap.allCases {
+            let fixture = try await Fixture(.indexed)
+            let server = fixture.server
+            defer { Task { await server.stop() } }
+            let files = try fixture.files(for: swap)
+            let (_, _, _, done, _) = try await fixture.pick(files)
+            let newVideo = try Data(contentsOf: files.video) + Data(count: 1000)
+            try swap.apply(to: files.video, outside: fixture.outsideVideo, other: newVideo)
+            _ = try await server.library.indexing?.scan(progress: nil)
+            let items = try await server.client.mediaItems(in: done.id)
+            if swap == .fileByOtherFile {
+                #expect(items.count == 2)
+                #expect(try await server.request("GET", items[1].baseURLPath + "=dv").body == newVideo)
+            } else {
+                #expect(items.count == 1, "\(swap)")
+            }
+        }
+    }
+
     @Test("a link that stays inside the library is followed on every route", arguments: backends)
     func linkInsideIsFollowed(backend: LibraryBackend) async throws {
         let fixture = try await Fixture(backend)
