@@ -100,10 +100,12 @@ public struct AssetExporter: Sendable {
 
     /// Makes one export, on an export thread: renders or copies the open original (read
     /// through its descriptor, never by its path) into a hidden file next to the destination and
-    /// renames it into place, so no partial file is ever seen under the asset's name.
+    /// gives it its name without replacing a file, so no partial file is ever seen under the
+    /// asset's name.
     private func export(_ job: Job, options: ExportOptions) -> Outcome {
         let file = job.file, original = job.original
-        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).part")
+        // Short whatever the asset's name: a 255-byte name with a suffix would be too long.
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(".export-\(UUID().uuidString).part")
         do {
             var size: PixelSize?
             var bytes: Int64
@@ -127,9 +129,7 @@ public struct AssetExporter: Sendable {
                     size = result.pixelSize
                     bytes = Int64(result.data.count)
                 }
-                guard rename(temporary.path, file.path) == 0 else {
-                    throw LibraryError.unreadableFile(path: file.path, reason: "cannot move the export into place: \(String(cString: strerror(errno)))")
-                }
+                try Self.name(temporary, file)
             } catch {
                 unlink(temporary.path)
                 throw error
@@ -189,6 +189,22 @@ extension AssetExporter {
             throw LibraryError.originalUnavailable(file: original.filename)
         }
         return offset
+    }
+
+    /// Gives the finished `temporary` file the name `file`, never replacing one: a hard link,
+    /// then the temporary name removed; where the file system has no hard links (FAT), a rename
+    /// once no file has that name.
+    static func name(_ temporary: URL, _ file: URL) throws {
+        if link(temporary.path, file.path) == 0 {
+            unlink(temporary.path)
+            return
+        }
+        guard errno != EEXIST else { throw writeError(file) }
+        do {
+            try FileManager.default.moveItem(at: temporary, to: file)
+        } catch {
+            throw LibraryError.unreadableFile(path: file.path, reason: "cannot move the export into place: \(error.localizedDescription)")
+        }
     }
 
     /// Asks the kernel to start reading `original` now, so that a photo not in the page cache is
