@@ -32,7 +32,7 @@ struct ImportTests {
         let original = try await fixture.library.originalFile(for: asset).file
         let expected = "Imports/\(Self.month(asset.creationDate, offset: asset.timeZoneOffset))/jhead__canon-300d.jpg"
         #expect(original.resolvedPath == fixture.tree.url(expected).resolvingSymlinksInPath().path)
-        #expect(try Data(contentsOf: original.url) == before)
+        #expect(try withExtendedLifetime(original) { try Data(contentsOf: original.url) } == before)
         #expect(try Data(contentsOf: source) == before)
         #expect(identifier.uuid != AssetUUID.forFile(atRelativePath: expected))
         #expect(try await fixture.count(.all) == 5)
@@ -65,7 +65,8 @@ struct ImportTests {
         let imported = try fixture.files().filter { $0.hasPrefix("Imports/") }
         #expect(imported == ["\(folder)/shot.png", "\(folder)/shot 2.png"], "\(imported.sorted())")
         for asset in found {
-            #expect(try Data(contentsOf: try await fixture.library.originalFile(for: asset).file.url) == bytes)
+            let original = try await fixture.library.originalFile(for: asset).file
+            #expect(try withExtendedLifetime(original) { try Data(contentsOf: original.url) } == bytes)
         }
         #expect(try await fixture.filenames(in: album) == ["shot.png"])
     }
