@@ -39,7 +39,7 @@ public struct OriginalLocation: Sendable, Hashable {
     /// Opens the original, confined to ``root``: its links are followed only while they end
     /// inside the root, and it must be a regular file of the version the library knows.
     ///
-    /// - Returns: The open file; read it through its descriptor or ``OpenOriginal/path``, never
+    /// - Returns: The open file; read it through its descriptor or ``OpenOriginal/url``, never
     ///   through the library path again.
     /// - Throws: ``LibraryError/originalUnavailable(file:)`` when the file is gone, leads out of
     ///   the library, is no regular file or is another version: all alike, naming only the file.
