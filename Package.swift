@@ -132,7 +132,7 @@ let package = Package(
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "LibraryOpeningTests", dependencies: ["LibraryOpening", "AssetsKit", "TestSupport"]),
-        .testTarget(name: "AssetExportTests", dependencies: ["AssetExport", "FolderLibrary", "LibraryFolders", "ImagePipeline", "AssetsKit", "TestSupport"]),
+        .testTarget(name: "AssetExportTests", dependencies: ["AssetExport", "FolderLibrary", "IndexedLibrary", "LibraryFolders", "ImagePipeline", "AssetsKit", "TestSupport"]),
         .testTarget(name: "PickerSessionsTests", dependencies: ["PickerSessions", "AssetsKit", "TestSupport"]),
         .testTarget(
             name: "PickerServerTests",

@@ -19,10 +19,10 @@ public struct AssetExporter: Sendable {
         self.renderer = renderer
     }
 
-    /// One export made ready for a thread: where from, where to.
+    /// One export made ready for a thread: where from (the original, open), where to.
     struct Job: Sendable {
         var asset: Asset
-        var original: URL
+        var original: OpenOriginal
         var file: URL
     }
 
@@ -70,7 +70,7 @@ public struct AssetExporter: Sendable {
                     }
                     let file = names.claim(for: asset, options: options)
                     do {
-                        let original = try await library.originalFile(for: asset).fileURL
+                        let original = try await library.originalFile(for: asset).file
                         Self.readAhead(original)
                         queue.put(Job(asset: asset, original: original, file: file))
                         queued += 1
@@ -98,33 +98,38 @@ public struct AssetExporter: Sendable {
         return report
     }
 
-    /// Makes one export, on an export thread: renders or copies into a hidden file next to
-    /// the destination and renames it into place, so no partial file is ever seen under the
+    /// Makes one export, on an export thread: renders or copies the open original (read
+    /// through its descriptor, never by its path) into a hidden file next to the destination and
+    /// gives it its name without replacing a file, so no partial file is ever seen under the
     /// asset's name.
     private func export(_ job: Job, options: ExportOptions) -> Outcome {
-        let file = job.file
-        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).part")
+        let file = job.file, original = job.original
+        // Short whatever the asset's name: a 255-byte name with a suffix would be too long.
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(".export-\(UUID().uuidString).part")
         do {
             var size: PixelSize?
             var bytes: Int64
             do {
                 if options.original || job.asset.mediaType == .video {
-                    try FileManager.default.copyItem(at: job.original, to: temporary)
-                    bytes = (try? FileManager.default.attributesOfItem(atPath: temporary.path)[.size] as? NSNumber)?.int64Value ?? 0
+                    bytes = try Self.copy(original, to: temporary)
                 } else {
-                    let result = if let target = options.size {
-                        try renderer.render(job.original, size: target, mode: options.contentMode, format: options.format,
-                                            quality: options.quality, resizeMode: options.resizeMode)
-                    } else {
-                        try renderer.fullResolution(job.original, format: options.format, quality: options.quality)
+                    let result = try withExtendedLifetime(original) {
+                        do {
+                            return if let target = options.size {
+                                try renderer.render(original.url, size: target, mode: options.contentMode, format: options.format,
+                                                    quality: options.quality, resizeMode: options.resizeMode)
+                            } else {
+                                try renderer.fullResolution(original.url, format: options.format, quality: options.quality)
+                            }
+                        } catch {
+                            throw original.naming(error)
+                        }
                     }
                     try Self.write(result.data, to: temporary)
                     size = result.pixelSize
                     bytes = Int64(result.data.count)
                 }
-                guard rename(temporary.path, file.path) == 0 else {
-                    throw LibraryError.unreadableFile(path: file.path, reason: "cannot move the export into place: \(String(cString: strerror(errno)))")
-                }
+                try Self.name(temporary, file)
             } catch {
                 unlink(temporary.path)
                 throw error
@@ -145,26 +150,67 @@ extension AssetExporter {
         let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw writeError(file) }
         defer { close(descriptor) }
-        try data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw writeError(file)
-                }
-                offset += written
+        try data.withUnsafeBytes { try write($0, to: descriptor, file) }
+    }
+
+    /// Writes all of `bytes` to the open `descriptor` of `file`.
+    private static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, _ file: URL) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw writeError(file)
             }
+            offset += written
         }
     }
 
-    /// Asks the kernel to start reading `file` now, so that a photo not in the page cache is
+    /// Copies the open `original` to a new file, from its descriptor, and checks that it was
+    /// not written to meanwhile.
+    /// - Returns: The bytes copied.
+    static func copy(_ original: OpenOriginal, to file: URL) throws -> Int64 {
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { throw writeError(file) }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var offset: Int64 = 0
+        while true {
+            let read = buffer.withUnsafeMutableBytes { pread(original.descriptor, $0.baseAddress, $0.count, off_t(offset)) }
+            if read < 0, errno == EINTR { continue }
+            guard read >= 0 else { throw LibraryError.originalUnavailable(file: original.filename) }
+            if read == 0 { break }
+            try buffer.withUnsafeBytes { try write(UnsafeRawBufferPointer(rebasing: $0[..<read]), to: descriptor, file) }
+            offset += Int64(read)
+        }
+        var status = stat()
+        guard fstat(original.descriptor, &status) == 0, Int64(status.st_size) == original.byteSize, offset == original.byteSize,
+              Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec) == original.modificationTime else {
+            throw LibraryError.originalUnavailable(file: original.filename)
+        }
+        return offset
+    }
+
+    /// Gives the finished `temporary` file the name `file`, never replacing one: a hard link,
+    /// then the temporary name removed; where the file system has no hard links (FAT), a rename
+    /// once no file has that name.
+    static func name(_ temporary: URL, _ file: URL) throws {
+        if link(temporary.path, file.path) == 0 {
+            unlink(temporary.path)
+            return
+        }
+        guard errno != EEXIST else { throw writeError(file) }
+        do {
+            try FileManager.default.moveItem(at: temporary, to: file)
+        } catch {
+            throw LibraryError.unreadableFile(path: file.path, reason: "cannot move the export into place: \(error.localizedDescription)")
+        }
+    }
+
+    /// Asks the kernel to start reading `original` now, so that a photo not in the page cache is
     /// read from disk while the photos before it render, not when its thread gets to it.
-    static func readAhead(_ file: URL) {
-        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        posix_fadvise(descriptor, 0, 0, POSIX_FADV_WILLNEED)
-        close(descriptor)
+    static func readAhead(_ original: OpenOriginal) {
+        posix_fadvise(original.descriptor, 0, 0, POSIX_FADV_WILLNEED)
     }
 
     private static func writeError(_ file: URL) -> LibraryError {

@@ -16,6 +16,10 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
     case readOnly(path: String, reason: String)
     /// A file of the library could not be read.
     case unreadableFile(path: String, reason: String)
+    /// An asset's original is gone or is no longer the file the library knows: removed,
+    /// replaced by another version or by something else, or reached through a link that
+    /// leads out of the library. Named by its file name only.
+    case originalUnavailable(file: String)
     /// An operation the backend does not offer.
     case unsupported(String)
     /// A change token later than any the library has given.
@@ -40,6 +44,8 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(path): the library cannot be changed: \(reason)"
         case let .unreadableFile(path, reason):
             "\(path): \(reason)"
+        case .originalUnavailable(let file):
+            "\(file): the original is missing or changed since the library last read it; index or list the library again"
         case .unsupported(let what):
             "\(what) is not supported by this library"
         case let .futureChangeToken(token, latest):

@@ -1,9 +1,10 @@
 import Foundation
 
-/// An asset's original file, ready to read.
-public struct OriginalResource: Sendable, Hashable {
-    /// Where the bytes are (a local file; a remote original is downloaded first).
-    public var fileURL: URL
+/// An asset's original file, open and ready to read.
+public struct OriginalResource: Sendable {
+    /// The original, opened confined to its library and checked to be the version the library
+    /// knows (a remote original is downloaded first). Read it through this, never by a path.
+    public var file: OpenOriginal
     /// The original's file name.
     public var filename: String
     /// The original's size in bytes.
@@ -12,8 +13,8 @@ public struct OriginalResource: Sendable, Hashable {
     public var contentType: String
 
     /// An original file with every property given.
-    public init(fileURL: URL, filename: String, byteSize: Int64, contentType: String) {
-        self.fileURL = fileURL
+    public init(file: OpenOriginal, filename: String, byteSize: Int64, contentType: String) {
+        self.file = file
         self.filename = filename
         self.byteSize = byteSize
         self.contentType = contentType

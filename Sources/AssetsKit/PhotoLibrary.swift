@@ -60,7 +60,10 @@ public protocol PhotoLibrary: Sendable {
     /// render). It never renders from the original.
     func quickImage(for asset: Asset, request: ImageRequest) async -> ImageResult?
 
-    /// The original file of a photo or video.
+    /// The original file of a photo or video, open: confined to the library (no link out of it
+    /// followed) and checked to be the version the library knows (``OriginalLocation/open()``).
+    /// - Throws: ``LibraryError/originalUnavailable(file:)`` when the file is gone or changed
+    ///   since the library read it, or leads out of the library.
     func originalFile(for asset: Asset) async throws -> OriginalResource
 
     // MARK: Prefetching

@@ -199,6 +199,26 @@ actor FolderCache {
         pathsByUUID[uuid]
     }
 
+    /// Has the next walk list `directory` again, with a `stat` of each file: one of its files
+    /// was found changed when it was opened, and a file rewritten in place leaves its folder's
+    /// stamp as it was.
+    func relist(_ directory: String) {
+        guard var folder = folders.removeValue(forKey: directory) else { return }
+        folder.listing.stamp = nil
+        folders[directory] = folder
+        lastWalk = nil
+        lastWalkPositions = [:]
+    }
+
+    /// The file with this UUID where it was last seen, of the version last listed or read
+    /// there; `nil` when it was not seen, its folder no longer lists it, or only by name.
+    func entry(of uuid: UUID) -> FileEntry? {
+        guard let path = pathsByUUID[uuid] else { return nil }
+        let directory = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
+        guard let folder = folders[directory], let index = folder.files.firstIndex(where: { $0.name == name }) else { return nil }
+        return folder.entry(index, rootPath: rootPath)
+    }
+
     private func loadIfNeeded() {
         guard !isLoaded else { return }
         isLoaded = true

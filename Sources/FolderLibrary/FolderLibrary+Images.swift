@@ -1,6 +1,7 @@
 import AssetsKit
 import Foundation
 import ImagePipeline
+import LibraryFolders
 
 extension FolderLibrary {
     /// Renders the asset at the size and mode the request gives, as PhotoKit does and as the
@@ -10,8 +11,10 @@ extension FolderLibrary {
     /// name, with ``image(for:representation:format:quality:)``.
     public func image(for asset: Asset, request: ImageRequest) -> AsyncThrowingStream<ImageResult, Error> {
         .producing { [self] continuation in
-            let source = try await imageSource(of: asset)
-            for try await result in imageManager.image(for: source, request: request) { continuation.yield(result) }
+            let file = try await locate(asset)
+            try await opening(file) {
+                for try await result in imageManager.image(for: imageSource(of: asset, at: file), request: request) { continuation.yield(result) }
+            }
         }
     }
 
@@ -34,10 +37,15 @@ extension FolderLibrary {
         imageManager.stopCachingAll()
     }
 
-    /// The file behind `asset` as the pipeline sees it: the version on disk now.
+    /// The file behind `asset` as the pipeline sees it: the version the library read, which a
+    /// render opens confined to the library or not at all.
     func imageSource(of asset: Asset) async throws -> ImageSourceFile {
-        let file = try await locate(asset)
-        var source = ImageSourceFile(asset: asset, url: file.url)
+        imageSource(of: asset, at: try await locate(asset))
+    }
+
+    /// The source of `asset`, whose file is `file`.
+    private func imageSource(of asset: Asset, at file: FileEntry) -> ImageSourceFile {
+        var source = ImageSourceFile(asset: asset, original: originalLocation(of: file))
         source.byteSize = file.byteSize
         source.modificationDate = file.modificationDate
         return source

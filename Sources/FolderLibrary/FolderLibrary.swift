@@ -207,10 +207,14 @@ public final class FolderLibrary: PhotoLibrary {
 
     // MARK: Originals
 
+    /// The original of `asset`, opened confined to the library and checked to be the version
+    /// the library read (``AssetsKit/OriginalLocation/open()``).
+    /// - Throws: ``AssetsKit/LibraryError/assetNotFound(_:)`` for a file no longer in the tree;
+    ///   ``AssetsKit/LibraryError/originalUnavailable(file:)`` when it changed since it was read.
     public func originalFile(for asset: Asset) async throws -> OriginalResource {
         let file = try await locate(asset)
-        return OriginalResource(fileURL: file.url, filename: file.filename, byteSize: file.byteSize,
-                                contentType: MediaFileType.mimeType(ofFileNamed: file.filename))
+        return OriginalResource(file: try await opening(file) { try originalLocation(of: file).open() }, filename: file.filename,
+                                byteSize: file.byteSize, contentType: MediaFileType.mimeType(ofFileNamed: file.filename))
     }
 
     // MARK: Changes
@@ -240,11 +244,26 @@ public final class FolderLibrary: PhotoLibrary {
         AssetCollection(id: Self.cameraRollID, title: "All Photos", kind: .cameraRoll, estimatedAssetCount: estimatedCount)
     }
 
-    /// The file behind `asset`, as it is on disk now.
-    func locate(_ asset: Asset) async throws -> FileEntry {
-        if let path = await cache.relativePath(of: asset.id.uuid), let file = FileEntry.current(at: path, root: rootURL) {
-            return file
+    /// `read`'s result; when it finds `file` missing or changed, its folder is listed again at
+    /// the next walk, so that the next listing has what is there now.
+    func opening<Result>(_ file: FileEntry, _ read: () async throws -> Result) async throws -> Result {
+        do {
+            return try await read()
+        } catch LibraryError.originalUnavailable(let name) {
+            await cache.relist(file.directory)
+            throw LibraryError.originalUnavailable(file: name)
         }
+    }
+
+    /// Where `file` is in the library, of its version: opened only confined to the root.
+    func originalLocation(of file: FileEntry) -> OriginalLocation {
+        OriginalLocation(root: rootURL, relativePath: file.relativePath, byteSize: file.byteSize, modificationTime: file.modificationTime)
+    }
+
+    /// The file behind `asset`, of the version the library read (``FolderCache/entry(of:)``);
+    /// as it is on disk now when this library has not read it.
+    func locate(_ asset: Asset) async throws -> FileEntry {
+        if let file = await cache.entry(of: asset.id.uuid) { return file }
         guard let path = try await snapshot().relativePaths.first(where: { AssetUUID.forFile(atRelativePath: $0) == asset.id.uuid }),
               let file = FileEntry.current(at: path, root: rootURL) else {
             throw LibraryError.assetNotFound(asset.id.description)

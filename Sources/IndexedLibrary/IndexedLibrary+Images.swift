@@ -37,7 +37,7 @@ extension IndexedLibrary {
     func imageSource(of asset: Asset) async throws -> ImageSourceFile {
         let record = try await record(of: asset)
         var source = ImageSourceFile(
-            assetKey: record.uuid.uuidString, url: try await originals.localFile(at: record.relativePath), byteSize: record.byteSize,
+            assetKey: record.uuid.uuidString, original: try await originalLocation(of: record), byteSize: record.byteSize,
             modificationDate: Date(timeIntervalSince1970: Double(record.modificationTime) / 1e9),
             mediaType: MediaType(databaseCode: record.mediaType), pixelSize: PixelSize(width: record.pixelWidth, height: record.pixelHeight),
             orientation: record.orientation, hasEmbeddedThumbnail: record.hasEmbeddedThumbnail)

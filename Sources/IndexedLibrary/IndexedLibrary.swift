@@ -113,13 +113,22 @@ public final class IndexedLibrary: PhotoLibrary {
 
     // MARK: Originals
 
+    /// The original of `asset`, opened confined to the library and checked to be the version
+    /// the index knows (``AssetsKit/OriginalLocation/open()``).
+    /// - Throws: ``AssetsKit/LibraryError/assetNotFound(_:)`` for an asset the index no longer
+    ///   has; ``AssetsKit/LibraryError/originalUnavailable(file:)`` when its file is gone or changed.
     public func originalFile(for asset: Asset) async throws -> OriginalResource {
         let record = try await record(of: asset)
-        return OriginalResource(fileURL: try await originals.localFile(at: record.relativePath), filename: record.filename, byteSize: record.byteSize,
+        return OriginalResource(file: try await originalLocation(of: record).open(), filename: record.filename, byteSize: record.byteSize,
                                 contentType: MediaFileType.mimeType(ofFileNamed: record.filename))
     }
 
     // MARK: - Internals
+
+    /// Where the original of `record` is, and the version the index knows.
+    func originalLocation(of record: AssetRecord) async throws -> OriginalLocation {
+        try await originals.original(at: record.relativePath, byteSize: record.byteSize, modificationTime: record.modificationTime)
+    }
 
     /// The row of `asset`, if it is still in the library (Recently Deleted included).
     func record(of asset: Asset) async throws -> AssetRecord {

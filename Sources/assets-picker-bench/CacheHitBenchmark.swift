@@ -30,8 +30,9 @@ struct CacheHitBenchmark {
     /// A `box` fill thumbnail of `photo` (stored at `size`) as a grid asks for it: opportunistic delivery.
     init(photo: BenchCorpus.Photo, size: PixelSize, box: PixelSize, quality: Int, diskDirectory: URL, iterations: Int) throws {
         let attributes = try FileManager.default.attributesOfItem(atPath: photo.url.path)
+        guard let original = OriginalLocation(currentFileAt: photo.url) else { throw BenchmarkError.noThumbnail(file: photo.url.path) }
         source = ImageSourceFile(
-            assetKey: "bench-" + photo.url.lastPathComponent, url: photo.url,
+            assetKey: "bench-" + photo.url.lastPathComponent, original: original,
             byteSize: (attributes[.size] as? NSNumber)?.int64Value ?? 0,
             modificationDate: attributes[.modificationDate] as? Date ?? Date(timeIntervalSince1970: 0),
             mediaType: .photo, pixelSize: photo.orientation >= 5 ? size.transposed : size,
@@ -74,7 +75,7 @@ struct CacheHitBenchmark {
         for try await result in manager.image(for: source, request: request) {
             if result.source != expected { throw BenchmarkError.wrongSource(expected: expected, got: result.source) }
             guard result.pixelSize == request.targetSize else {
-                throw BenchmarkError.wrongSize(file: source.url.lastPathComponent, expected: request.targetSize, got: result.pixelSize)
+                throw BenchmarkError.wrongSize(file: source.original.filename, expected: request.targetSize, got: result.pixelSize)
             }
             return
         }

@@ -108,6 +108,25 @@ struct AssetExporterTests {
         #expect(try Data(contentsOf: out.appendingPathComponent("puremagic__test.mp4")) == Data(contentsOf: Corpus.file("E_formats/puremagic__test.mp4")))
     }
 
+    @Test("a 255-byte file name is exported, as a copy and as a rendition, with no temporary file left")
+    func longestName() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let root = folder.appendingPathComponent("library"), out = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let name = String(repeating: "n", count: 251) + ".jpg"
+        try FileManager.default.copyItem(at: Corpus.file("A_camera_exif/goexif__has-lens-info.jpg"), to: root.appendingPathComponent(name))
+        let library = FolderLibrary(root: root)
+        let assets = try await library.assets(in: try await library.cameraRoll().id, options: FetchOptions())
+        let original = try await AssetExporter(library: library).export(assets, to: out.appendingPathComponent("copies"),
+                                                                         options: ExportOptions(original: true))
+        let rendition = try await AssetExporter(library: library).export(assets, to: out.appendingPathComponent("renditions"),
+                                                                          options: ExportOptions(size: PixelSize(width: 32, height: 32)))
+        #expect(original.failed.isEmpty && rendition.failed.isEmpty, "\(original.failed + rendition.failed)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("copies").path) == [name])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("renditions").path) == [name])
+    }
+
     @Test("full-resolution export is upright")
     func fullResolution() async throws {
         let out = temporaryFolder()

@@ -160,7 +160,7 @@ struct FolderLibraryTests {
         let original = try await library.originalFile(for: photo)
         #expect(original.byteSize == 9381)
         #expect(original.contentType == "image/jpeg")
-        #expect(try Data(contentsOf: original.fileURL).count == 9381)
+        #expect(try withExtendedLifetime(original) { try Data(contentsOf: original.file.url) }.count == 9381)
         #expect(library.byteSize(of: [photo, video]) == 9381)
         #expect(library.byteSize(of: [photo, video], including: .all) == 9381 + 5314)
     }

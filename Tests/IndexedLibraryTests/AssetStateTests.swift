@@ -59,12 +59,12 @@ struct AssetStateTests {
         let sony = try await fixture.asset("sony.jpg")
         let originalBytes = try Data(contentsOf: fixture.tree.url("2019/sony.jpg"))
         let imported = try await library.performChanges([.importFile(fixture.tree.url("2020/olympus.jpg"))]).insertedAssets[0]
-        let importedURL = try await library.originalFile(for: try #require(try await library.assets(withIdentifiers: [imported]).found.first)).fileURL
+        let importedURL = try await library.originalFile(for: try #require(try await library.assets(withIdentifiers: [imported]).found.first)).file.resolvedPath
 
         await #expect(throws: LibraryError.self) { try await library.performChanges([.purge([sony.id])]) }
         try await library.performChanges([.delete([sony.id, imported])])
         try await library.performChanges([.purge([sony.id, imported])])
-        #expect(!FileManager.default.fileExists(atPath: importedURL.path))
+        #expect(!FileManager.default.fileExists(atPath: importedURL))
         #expect(try Data(contentsOf: fixture.tree.url("2019/sony.jpg")) == originalBytes)
         #expect(try await fixture.count(.recentlyDeleted) == 0)
         #expect(try await fixture.count(.all) == 3)

@@ -17,7 +17,7 @@ struct LibraryWatcherTests {
         try fixture.tree.copy("A_camera_exif/goexif__sample1.jpg", to: "2019/new.jpg")
         try await fixture.eventually { try await fixture.count() == 3 }
         let added = try #require(try await fixture.assets().first { $0.filename == "new.jpg" })
-        #expect(try await fixture.library.originalFile(for: added).fileURL.path == fixture.tree.url("2019/new.jpg").path)
+        #expect(try await fixture.library.originalFile(for: added).file.resolvedPath == fixture.tree.url("2019/new.jpg").resolvingSymlinksInPath().path)
 
         try FileManager.default.removeItem(at: fixture.tree.url("2019/sony.jpg"))
         try await fixture.eventually { try await fixture.count() == 2 }

@@ -1,3 +1,4 @@
+import AssetsKit
 import Foundation
 import IndexedLibrary
 import Synchronization
@@ -10,7 +11,9 @@ struct ReadOnlyOriginals: OriginalsStore {
 
     init(root: URL) { base = LocalOriginalsStore(root: root) }
 
-    func localFile(at path: String) async throws -> URL { try await base.localFile(at: path) }
+    func original(at path: String, byteSize: Int64, modificationTime: Int64) async throws -> OriginalLocation {
+        try await base.original(at: path, byteSize: byteSize, modificationTime: modificationTime)
+    }
     func stage(copying source: URL, named name: String) throws -> URL { try base.stage(copying: source, named: name) }
     func stage(_ data: Data, named name: String) throws -> URL { try base.stage(data, named: name) }
     func publish(_ staged: URL, in folder: String, candidates: some Sequence<String>) throws -> StoredOriginal {
@@ -33,9 +36,9 @@ final class RecordingOriginals: OriginalsStore {
 
     private func note(_ call: String) { log.withLock { $0.append(call) } }
 
-    func localFile(at path: String) async throws -> URL {
-        note("localFile \(path)")
-        return try await base.localFile(at: path)
+    func original(at path: String, byteSize: Int64, modificationTime: Int64) async throws -> OriginalLocation {
+        note("original \(path)")
+        return try await base.original(at: path, byteSize: byteSize, modificationTime: modificationTime)
     }
 
     func stage(copying source: URL, named name: String) throws -> URL {

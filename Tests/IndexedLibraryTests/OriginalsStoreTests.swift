@@ -18,9 +18,9 @@ struct OriginalsStoreTests {
         let sony = try #require(assets.first { $0.filename == "sony.jpg" })
         let sample = try #require(assets.first { $0.filename == "sample.jpg" })
 
-        #expect(try await library.originalFile(for: sony).fileURL == tree.url("2019/sony.jpg").standardizedFileURL)
+        #expect(try await library.originalFile(for: sony).file.resolvedPath == tree.url("2019/sony.jpg").resolvingSymlinksInPath().path)
         _ = try await library.finalImage(for: sample, request: ImageRequest(targetSize: PixelSize(width: 64, height: 64)))
-        #expect(store.calls == ["localFile 2019/sony.jpg", "localFile 2019/sample.jpg"])
+        #expect(store.calls == ["original 2019/sony.jpg", "original 2019/sample.jpg"])
     }
 
     @Test("an import is staged, then published in its transaction; purged, it is removed; a refused batch takes its copy back")

@@ -117,7 +117,7 @@ struct RescanTests {
         #expect(reader.readPaths.isEmpty)
         let after = try #require(try await allAssets(library).first { $0.id == before.id })
         #expect(after.filename == "renamed.jpg")
-        #expect(try await library.originalFile(for: after).fileURL.path == tree.url("Trips/Beijing/renamed.jpg").path)
+        #expect(try await library.originalFile(for: after).file.resolvedPath == tree.url("Trips/Beijing/renamed.jpg").resolvingSymlinksInPath().path)
         #expect(try await library.assets(withIdentifiers: [.legacy(LegacyAssetURL(uuid: before.id.uuid, fileExtension: "JPG"))]).found.count == 1)
         let beijing = try #require(try await library.collections().first { $0.title == "Beijing" })
         #expect(try await library.assetCount(in: beijing.id, filter: .all) == 1)

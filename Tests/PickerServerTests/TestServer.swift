@@ -53,6 +53,15 @@ final class TestServer: Sendable {
         return try await TestServer(library: library, root: root, sessions: nil, signIn: PersonSignIn(), port: 0)
     }
 
+    /// A server over the same files on `backend`, once `preparing` has added to the library
+    /// folder (links, say) before it is opened and indexed.
+    static func over(_ backend: LibraryBackend, preparing: (URL) throws -> Void) async throws -> TestServer {
+        let root = try await corpusLibrary()
+        try preparing(root)
+        let library = try await LibraryOpener().open(root: root, backend: backend, indexURL: indexURL(forLibrary: root))
+        return try await TestServer(library: library, root: root, sessions: nil, signIn: PersonSignIn(), port: 0)
+    }
+
     /// The index of a library made by ``corpusLibrary()``: beside it, in the same temporary folder.
     static func indexURL(forLibrary root: URL) -> URL {
         root.deletingLastPathComponent().appendingPathComponent("index/library.sqlite")

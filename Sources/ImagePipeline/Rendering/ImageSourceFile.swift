@@ -6,7 +6,9 @@ import Foundation
 public struct ImageSourceFile: Sendable, Hashable {
     /// A stable name of the asset (its UUID), shared by every version of its file.
     public var assetKey: String
-    public var url: URL
+    /// Where the original is in its library and the version the library knows: a render opens
+    /// it confined to the library and reads that version or nothing.
+    public var original: OriginalLocation
     /// The file's size and modification date: a new version gets new cache entries.
     public var byteSize: Int64
     public var modificationDate: Date
@@ -19,10 +21,10 @@ public struct ImageSourceFile: Sendable, Hashable {
     /// see `PreviewStore`), the quickest degraded image; it need not exist.
     public var previewURL: URL?
 
-    public init(assetKey: String, url: URL, byteSize: Int64, modificationDate: Date, mediaType: MediaType,
+    public init(assetKey: String, original: OriginalLocation, byteSize: Int64, modificationDate: Date, mediaType: MediaType,
                 pixelSize: PixelSize, orientation: Int = 1, hasEmbeddedThumbnail: Bool = false, previewURL: URL? = nil) {
         self.assetKey = assetKey
-        self.url = url
+        self.original = original
         self.byteSize = byteSize
         self.modificationDate = modificationDate
         self.mediaType = mediaType
@@ -32,9 +34,9 @@ public struct ImageSourceFile: Sendable, Hashable {
         self.previewURL = previewURL
     }
 
-    /// The source of `asset`, whose original is the file at `url`.
-    public init(asset: Asset, url: URL) {
-        self.init(assetKey: asset.id.uuid.uuidString, url: url, byteSize: asset.byteSize,
+    /// The source of `asset`, whose original is at `original`.
+    public init(asset: Asset, original: OriginalLocation) {
+        self.init(assetKey: asset.id.uuid.uuidString, original: original, byteSize: asset.byteSize,
                   modificationDate: asset.modificationDate, mediaType: asset.mediaType, pixelSize: asset.pixelSize,
                   orientation: asset.orientation, hasEmbeddedThumbnail: asset.hasEmbeddedThumbnail)
     }

@@ -3,6 +3,10 @@ import Foundation
 import ImageMetadata
 
 /// The default ``ImageRendering``: libvips for photos, a poster frame through ffmpeg for videos.
+///
+/// Each render opens the original confined to its library (``AssetsKit/OriginalLocation/open()``)
+/// and reads only that open file: libvips through `/proc/self/fd/N`, ffmpeg through the same
+/// descriptor as a child process sees it.
 public struct LibvipsImageRendering: ImageRendering {
     public let renderer: ImageRenderer
 
@@ -11,43 +15,54 @@ public struct LibvipsImageRendering: ImageRendering {
     }
 
     public func render(_ source: ImageSourceFile, request: ImageRequest) async throws -> ImageResult {
-        switch source.mediaType {
-        case .photo where request.isFullResolution:
-            return try await BlockingWork.run { try renderer.fullResolution(source.url, format: request.format, quality: request.quality) }
-        case .photo:
-            return try await BlockingWork.run {
-                try renderer.render(source.url, size: request.targetSize, mode: request.contentMode, format: request.format,
-                                    quality: request.quality, resizeMode: request.resizeMode)
+        let original = try source.original.open()
+        defer { withExtendedLifetime(original) {} }
+        do {
+            switch source.mediaType {
+            case .photo where request.isFullResolution:
+                return try await BlockingWork.run { try renderer.fullResolution(original.url, format: request.format, quality: request.quality) }
+            case .photo:
+                return try await BlockingWork.run {
+                    try renderer.render(original.url, size: request.targetSize, mode: request.contentMode, format: request.format,
+                                        quality: request.quality, resizeMode: request.resizeMode)
+                }
+            case .video:
+                let target = request.isFullResolution ? source.pixelSize : request.targetSize
+                let frameSize = request.contentMode == .fill ? source.pixelSize.covering(target) : target
+                let frame = try await VideoPosterFrame.extract(from: original.urlForChildProcess, maxSize: frameSize, at: nil)
+                try Task.checkCancellation()
+                return try await BlockingWork.run {
+                    try renderer.render(data: frame, name: original.filename, size: target, mode: request.contentMode,
+                                        format: request.format, quality: request.quality, source: .videoFrame)
+                }
             }
-        case .video:
-            let target = request.isFullResolution ? source.pixelSize : request.targetSize
-            let frameSize = request.contentMode == .fill ? source.pixelSize.covering(target) : target
-            let frame = try await VideoPosterFrame.extract(from: source.url, maxSize: frameSize, at: nil)
-            try Task.checkCancellation()
-            return try await BlockingWork.run {
-                try renderer.render(data: frame, name: source.url.path, size: target, mode: request.contentMode,
-                                    format: request.format, quality: request.quality, source: .videoFrame)
-            }
+        } catch {
+            throw original.naming(error)
         }
     }
 
     /// The quickest upright image of a photo that decodes nothing big: its preview (made ahead
-    /// of time), else its EXIF thumbnail, else a HEIF file's thumbnail item.
+    /// of time), else its EXIF thumbnail, else a HEIF file's thumbnail item. The original is
+    /// opened (confined) only when there is no preview.
     public func quickImage(_ source: ImageSourceFile, request: ImageRequest) -> ImageResult? {
         guard source.mediaType == .photo, !request.isFullResolution else { return nil }
+        let name = source.original.filename
         if let preview = source.previewURL, let bytes = try? Data(contentsOf: preview),
-           var image = try? renderer.uprightThumbnail(jpeg: bytes, orientation: 1, name: source.url.path,
+           var image = try? renderer.uprightThumbnail(jpeg: bytes, orientation: 1, name: name,
                                                       format: request.format, quality: request.quality) {
             image.source = .preview
             return image
         }
-        if source.hasEmbeddedThumbnail, let bytes = try? EmbeddedThumbnail.extract(fromJPEGAt: source.url),
-           let image = try? renderer.uprightThumbnail(jpeg: bytes, orientation: source.orientation, name: source.url.path,
+        let isHEIF = Self.heifExtensions.contains((name as NSString).pathExtension.lowercased())
+        guard source.hasEmbeddedThumbnail || isHEIF, let original = try? source.original.open() else { return nil }
+        defer { withExtendedLifetime(original) {} }
+        if source.hasEmbeddedThumbnail, let bytes = try? EmbeddedThumbnail.extract(fromJPEGAt: original.url),
+           let image = try? renderer.uprightThumbnail(jpeg: bytes, orientation: source.orientation, name: name,
                                                       format: request.format, quality: request.quality) {
             return image
         }
-        guard Self.heifExtensions.contains(source.url.pathExtension.lowercased()) else { return nil }
-        return (try? renderer.heifThumbnail(source.url, format: request.format, quality: request.quality)) ?? nil
+        guard isHEIF else { return nil }
+        return (try? renderer.heifThumbnail(original.url, format: request.format, quality: request.quality)) ?? nil
     }
 
     /// File name extensions of HEIF photos, which may carry a thumbnail item.

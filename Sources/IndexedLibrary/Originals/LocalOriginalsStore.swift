@@ -23,8 +23,8 @@ public struct LocalOriginalsStore: OriginalsStore {
         isWritable = access(self.root.path, W_OK) == 0
     }
 
-    public func localFile(at path: String) async throws -> URL {
-        url(of: path)
+    public func original(at path: String, byteSize: Int64, modificationTime: Int64) async throws -> OriginalLocation {
+        OriginalLocation(root: root, relativePath: path, byteSize: byteSize, modificationTime: modificationTime)
     }
 
     public func stage(copying source: URL, named name: String) throws -> URL {

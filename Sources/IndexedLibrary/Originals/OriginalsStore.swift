@@ -1,3 +1,4 @@
+import AssetsKit
 import Foundation
 
 /// Where an indexed library keeps the bytes of its originals: the one seam between the index
@@ -6,8 +7,10 @@ import Foundation
 /// Originals are addressed by their stored path (relative to the library root, components
 /// joined with `/`), as the index records them. Whatever reads an original — the image
 /// pipeline, ``IndexedLibrary/originalFile(for:)`` and through it the server's downloads with
-/// their byte ranges — reads the local file ``localFile(at:)`` hands out, so a store that keeps
-/// originals elsewhere (a bucket) answers with a cached download and nothing above it changes.
+/// their byte ranges — opens the local file ``original(at:byteSize:modificationTime:)`` places,
+/// confined to the folder it names and checked against the version the index knows, so a store
+/// that keeps originals elsewhere (a bucket) answers with a cached download and nothing above
+/// it changes.
 /// Imports go through the store in two steps around the index transaction: ``stage(copying:named:)``
 /// or ``stage(_:named:)`` before it, ``publish(_:in:candidates:)`` inside it (so no listing sees an
 /// original whose row is not written), ``discard(_:)`` and ``remove(at:)`` when it does not commit
@@ -19,9 +22,11 @@ public protocol OriginalsStore: Sendable {
     /// takes changes only then.
     var isWritable: Bool { get }
 
-    /// A local file with the bytes of the original stored at `path`, as it is now. Nothing is
-    /// checked here: a reader finds out whether the file is there and which version it is.
-    func localFile(at path: String) async throws -> URL
+    /// Where the local file with the bytes of the original stored at `path` is: a folder and
+    /// a path in it, with the version the index knows. Nothing is checked here: a reader opens
+    /// it with ``AssetsKit/OriginalLocation/open()``, which refuses a file that is gone, another
+    /// version, or reached through a link out of that folder.
+    func original(at path: String, byteSize: Int64, modificationTime: Int64) async throws -> OriginalLocation
 
     /// Writes a copy of `source` durably where no listing of the library sees it, for an import
     /// of a file called `name`.

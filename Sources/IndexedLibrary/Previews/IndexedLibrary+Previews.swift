@@ -21,7 +21,7 @@ extension IndexedLibrary: LibraryPreviewing {
             keys.insert(asset.id.uuid.uuidString)
             if Self.wantsPreview(mediaType: asset.mediaType, hasEmbeddedThumbnail: asset.hasEmbeddedThumbnail),
                let source = try? await imageSource(of: asset), !previews.contains(source.version) {
-                jobs.append(PreviewMaker.Job(source: source, relativePath: relativePath(of: source.url)))
+                jobs.append(PreviewMaker.Job(source: source))
             } else {
                 summary.unchanged += 1
             }
@@ -35,10 +35,5 @@ extension IndexedLibrary: LibraryPreviewing {
     /// Whether a file gets a preview: a photo without an embedded EXIF thumbnail.
     static func wantsPreview(mediaType: MediaType, hasEmbeddedThumbnail: Bool) -> Bool {
         mediaType == .photo && !hasEmbeddedThumbnail
-    }
-
-    private func relativePath(of url: URL) -> String {
-        let root = rootURL.path.hasSuffix("/") ? rootURL.path : rootURL.path + "/"
-        return url.path.hasPrefix(root) ? String(url.path.dropFirst(root.count)) : url.lastPathComponent
     }
 }

@@ -5,10 +5,9 @@ import ImagePipeline
 /// Makes previews (see ``PreviewStore``) of the photos it is given, in the order given, a render
 /// per core. One bad file never stops the run: it is reported and gets no preview.
 struct PreviewMaker: Sendable {
-    /// A photo that needs a preview, and its path in the library for reports.
+    /// A photo that needs a preview.
     struct Job: Sendable {
         var source: ImageSourceFile
-        var relativePath: String
     }
 
     let store: PreviewStore
@@ -43,18 +42,24 @@ struct PreviewMaker: Sendable {
         }
     }
 
-    /// Makes one preview; the failure, if it could not.
+    /// Makes one preview, from the original opened confined to the library (a file swapped
+    /// since the index read it gets none); the failure, if it could not.
     private func make(_ job: Job) async -> ScanFailure? {
         let side = PreviewStore.longestSide
         do {
-            let preview = try await BlockingWork.run { [renderer, source = job.source] in
-                try renderer.render(source.url, size: PixelSize(width: side, height: side), mode: .fit, format: .jpeg,
-                                    quality: PreviewStore.quality, resizeMode: .fast)
+            let original = try job.source.original.open()
+            let preview = try await BlockingWork.run { [renderer] in
+                do {
+                    return try renderer.render(original.url, size: PixelSize(width: side, height: side), mode: .fit, format: .jpeg,
+                                               quality: PreviewStore.quality, resizeMode: .fast)
+                } catch {
+                    throw original.naming(error)
+                }
             }
             try store.store(preview.data, for: job.source.version)
             return nil
         } catch {
-            return ScanFailure(path: job.relativePath, reason: "no preview: \(error)")
+            return ScanFailure(path: job.source.original.relativePath, reason: "no preview: \(error)")
         }
     }
 }

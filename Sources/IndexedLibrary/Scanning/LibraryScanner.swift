@@ -94,9 +94,13 @@ struct LibraryScanner: Sendable {
         if isAlbum, !indexed.isRecorded { run.batch.folders.append(listing.path) }
         if !isAlbum, indexed.isRecorded { run.unlistedDirectories.append(listing.path) }
         var work: [ScanWork] = []
+        // A path passed over (a link out of the library, a special file) keeps its failure
+        // recorded but is no file of the library: an asset there is missing.
         var present: Set<String> = Set(listing.skipped.map(\.path))
+        var listed: Set<String> = []
         for file in listing.files {
             present.insert(file.relativePath)
+            listed.insert(file.relativePath)
             let version = IndexedDirectory.FileVersion(byteSize: file.byteSize, modificationTime: file.modificationTime)
             if let ignored = indexed.ignored[file.relativePath] {
                 if ignored == version { continue }
@@ -121,7 +125,7 @@ struct LibraryScanner: Sendable {
                 work.append(.new(file))
             }
         }
-        for (path, asset) in indexed.assets where !present.contains(path) { run.missing.insert(asset.id) }
+        for (path, asset) in indexed.assets where !listed.contains(path) { run.missing.insert(asset.id) }
         run.batch.clearedFailures += indexed.failures.keys.filter { !present.contains($0) }
         run.batch.clearedIgnores += indexed.ignored.keys.filter { !present.contains($0) }
         return work
@@ -178,8 +182,9 @@ struct LibraryScanner: Sendable {
         for start in stride(from: 0, to: removals.count, by: batchSize) {
             let chunk = Array(removals[start..<min(removals.count, start + batchSize)])
             // A file that appeared after its folder was read (an import committed meanwhile)
-            // is not missing: only rows whose file is gone now are removed.
-            run.summary.removed += try await index.removeAssets(chunk) { [root] path in access(root.path + "/" + path, F_OK) != 0 }
+            // is not missing: only rows with no media file of the library at their path now
+            // (gone, or a directory or a link out in its place) are removed.
+            run.summary.removed += try await index.removeAssets(chunk) { [root] path in FileEntry.current(at: path, root: root) == nil }
         }
         try await index.forget(failureFolders: leftovers.failureFolders, ignoredFolders: leftovers.ignoredFolders,
                                directories: leftovers.directories + run.unlistedDirectories)

@@ -41,9 +41,11 @@ struct CaptureDetails: Sendable, Equatable {
     /// The details of `asset`; only its kind's empty metadata when its file cannot be read.
     static func read(_ asset: Asset, library: any PhotoLibrary) async -> CaptureDetails {
         let original = try? await library.originalFile(for: asset)
+        // ffprobe opens the descriptor by its /proc path: it stays open until the probe ends.
+        defer { withExtendedLifetime(original) {} }
         if asset.mediaType == .video {
             var fps: Double?
-            if let original { fps = try? await VideoProbe.probe(original.fileURL).framesPerSecond }
+            if let original { fps = try? await VideoProbe.probe(original.file.urlForChildProcess).framesPerSecond }
             return CaptureDetails(video: PickedMediaItemResource.VideoMetadata(fps: fps))
         }
         var photo: PickedMediaItemResource.PhotoMetadata?
@@ -54,10 +56,10 @@ struct CaptureDetails: Sendable, Equatable {
     /// The exposure an original's EXIF records; `nil` when it has no readable EXIF.
     private static func exposure(of original: OriginalResource) -> PickedMediaItemResource.PhotoMetadata? {
         let block: Data?
-        if original.contentType == "image/jpeg", let header = try? JPEGHeader.read(contentsOf: original.fileURL) {
+        if original.contentType == "image/jpeg", let header = try? JPEGHeader.read(contentsOf: original.file.url) {
             block = header.exif
         } else {
-            block = try? ImageRenderer().header(of: original.fileURL).exif
+            block = try? ImageRenderer().header(of: original.file.url).exif
         }
         guard let exif = block.flatMap({ try? ExifReader.parse($0) }) else { return nil }
         return PickedMediaItemResource.PhotoMetadata(

@@ -31,10 +31,10 @@ extension MediaResponder {
         }
         if original.contentType == "image/jpeg" {
             // Read on NIO's thread pool: a blocking read must not hold a cooperative thread.
-            let path = original.fileURL.path
-            if let (version, rebuilt, ranges) = try await NIOThreadPool.singleton.runIfActive({ Self.locationFreeJPEG(path: path) }) {
+            let file = original.file
+            if let (version, rebuilt, ranges) = try await NIOThreadPool.singleton.runIfActive({ Self.locationFreeJPEG(file) }) {
                 var headers = Self.downloadHeaders(contentType: "image/jpeg")
-                let body = version.body(path: path, ranges: ranges, after: ByteBuffer(data: rebuilt.header))
+                let body = version.body(of: file, ranges: ranges, after: ByteBuffer(data: rebuilt.header))
                 headers[.contentLength] = body.contentLength.map(String.init)
                 return Response(status: .ok, headers: headers, body: body)
             }
@@ -50,22 +50,22 @@ extension MediaResponder {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: result.data)))
     }
 
-    /// The JPEG at `path` as it is now, its rebuilt header, and the ranges of the file that
+    /// The open JPEG `file` as it is now, its rebuilt header, and the ranges of the file that
     /// follow it; `nil` when it cannot be rebuilt within the bound.
-    private static func locationFreeJPEG(path: String) -> (OriginalFileVersion, LocationFreeJPEG, [ClosedRange<Int64>])? {
-        guard let version = OriginalFileVersion(path: path), let rebuilt = rebuiltHeader(path: path, version: version) else { return nil }
+    private static func locationFreeJPEG(_ file: OpenOriginal) -> (OriginalFileVersion, LocationFreeJPEG, [ClosedRange<Int64>])? {
+        guard let version = OriginalFileVersion(file), let rebuilt = rebuiltHeader(of: file, version: version) else { return nil }
         var walker = JPEGScanWalker(firstScanOffset: Int64(rebuilt.firstScanOffset))
-        guard (try? version.scan(path: path, from: Int64(rebuilt.firstScanOffset), { try walker.consume($0) })) == true,
+        guard (try? version.scan(of: file, from: Int64(rebuilt.firstScanOffset), { try walker.consume($0) })) == true,
               let ranges = try? walker.rangesToSend() else { return nil }
         return (version, rebuilt, ranges.map { $0.lowerBound...($0.upperBound - 1) })
     }
 
-    /// The rebuilt header of the JPEG at `path`, read in growing prefixes while the file is
-    /// still `version`; `nil` when it cannot be rebuilt or runs past ``maximumJPEGHeaderBytes``.
-    private static func rebuiltHeader(path: String, version: OriginalFileVersion) -> LocationFreeJPEG? {
+    /// The rebuilt header of the open JPEG `file`, read in growing prefixes while it is still
+    /// `version`; `nil` when it cannot be rebuilt or runs past ``maximumJPEGHeaderBytes``.
+    private static func rebuiltHeader(of file: OpenOriginal, version: OriginalFileVersion) -> LocationFreeJPEG? {
         var wanted = 64 << 10
         while true {
-            guard let prefix = version.prefix(path: path, count: wanted) else { return nil }
+            guard let prefix = version.prefix(of: file, count: wanted) else { return nil }
             do {
                 if let rebuilt = try LocationFreeJPEG.header(in: prefix) { return rebuilt }
             } catch {

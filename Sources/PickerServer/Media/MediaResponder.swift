@@ -120,10 +120,8 @@ struct MediaResponder: Sendable {
         } catch {
             throw Self.apiError(error, asset: asset)
         }
-        // The file as it is now, not as the index last saw it: its version is the validator.
-        guard let version = OriginalFileVersion(path: original.fileURL.path) else {
-            throw APIError(.gone, code: "originalGone", "\(asset.filename) is no longer in the library.")
-        }
+        // The open file (the version the library knows, checked at open): its version is the validator.
+        guard let version = OriginalFileVersion(original.file) else { throw APIError.notFound }
         let length = version.size
         let tag = version.entityTag(of: asset.id.uuid)
         var headers: HTTPFields = [.contentType: original.contentType, .acceptRanges: "bytes", .eTag: tag,
@@ -138,12 +136,12 @@ struct MediaResponder: Sendable {
         case .whole:
             headers[.contentLength] = String(length)
             guard length > 0 else { return Response(status: .ok, headers: headers) }
-            return Response(status: .ok, headers: headers, body: version.body(path: original.fileURL.path, ranges: [0...(length - 1)]))
+            return Response(status: .ok, headers: headers, body: version.body(of: original.file, ranges: [0...(length - 1)]))
         case .part(let range):
             headers[.contentLength] = String(range.count)
             headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(length)"
             return Response(status: .partialContent, headers: headers,
-                            body: version.body(path: original.fileURL.path, ranges: [range.lowerBound...range.upperBound]))
+                            body: version.body(of: original.file, ranges: [range.lowerBound...range.upperBound]))
         case .unsatisfiable:
             var error = APIError(.rangeNotSatisfiable, code: "rangeNotSatisfiable",
                                  "The range asked for lies outside the file's \(length) bytes.")
@@ -177,12 +175,14 @@ struct MediaResponder: Sendable {
         String(name.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" ? Character($0) : "_" })
     }
 
-    /// What a failure of the library means to the caller: a gone original is 410, an image the
-    /// pipeline cannot read is 422; the message names the file and the reason.
+    /// What a failure of the library means to the caller: an original that is gone, changed
+    /// since the library read it or reached through a link out of the library is 404, the
+    /// answer of an unknown asset (nothing tells a swapped file from a missing one); an image
+    /// the pipeline cannot read is 422, the message naming the file and the reason.
     static func apiError(_ error: any Error, asset: Asset) -> any Error {
         switch error {
-        case LibraryError.assetNotFound, LibraryError.unreadableFile:
-            return APIError(.gone, code: "originalGone", "\(asset.filename) is no longer in the library.")
+        case LibraryError.assetNotFound, LibraryError.unreadableFile, LibraryError.originalUnavailable:
+            return APIError.notFound
         case is ImagePipelineError, is LibraryError:
             return APIError(.unprocessableContent, code: "cannotRender", "\(asset.filename) cannot be rendered: \(error)")
         default:

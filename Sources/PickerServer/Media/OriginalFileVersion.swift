@@ -1,23 +1,25 @@
+import AssetsKit
 import Foundation
 import Hummingbird
 import ImagePipeline
 
-/// One version of an original file as it is on disk now: device, inode, size and modification
-/// time in nanoseconds. Its ETag is the validator of the original's bytes, so replacing the
-/// file (a new inode, size or time) changes the tag: an `If-Range` naming the old tag gets the
-/// whole new file, never a range of it spliced onto the old one. The body is read only while
-/// the file is still that version; a file replaced between the answer's head and its bytes
-/// ends the answer short (its `Content-Length` unmet), never with another file's bytes.
+/// One version of an original file, as its open descriptor says now: device, inode, size and
+/// modification time in nanoseconds. Its ETag is the validator of the original's bytes, so
+/// replacing the file (a new inode, size or time) changes the tag: an `If-Range` naming the old
+/// tag gets the whole new file, never a range of it spliced onto the old one. The bytes are
+/// read from that descriptor (the file the library opened, confined to it), and only while it
+/// is still this version; a file written over between the answer's head and its bytes ends the
+/// answer short (its `Content-Length` unmet), never with other bytes.
 struct OriginalFileVersion: Equatable {
     let device: UInt64
     let inode: UInt64
     let size: Int64
     let modified: Int64
 
-    /// The version of the file at `path`; `nil` when it is gone or not a regular file.
-    init?(path: String) {
+    /// The version of the open `file` now; `nil` when it is no longer readable as a regular file.
+    init?(_ file: OpenOriginal) {
         var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
+        guard fstat(file.descriptor, &status) == 0 else { return nil }
         self.init(status)
     }
 
@@ -35,16 +37,18 @@ struct OriginalFileVersion: Equatable {
         return "\"\(String(FNV1a.hash(Array(text.utf8)), radix: 16))\""
     }
 
-    /// The bytes of `ranges` of the file at `path`, one after the other, read only while it is
-    /// still this version, after `leading` bytes (e.g. a rewritten header) when given.
-    func body(path: String, ranges: [ClosedRange<Int64>], after leading: ByteBuffer? = nil) -> ResponseBody {
+    /// Whether `file` is still this version.
+    private func matches(_ file: OpenOriginal) -> Bool {
+        OriginalFileVersion(file) == self
+    }
+
+    /// The bytes of `ranges` of `file`, one after the other, read only while it is still this
+    /// version, after `leading` bytes (e.g. a rewritten header) when given. The body holds
+    /// `file` open until it is written.
+    func body(of file: OpenOriginal, ranges: [ClosedRange<Int64>], after leading: ByteBuffer? = nil) -> ResponseBody {
         let length = ranges.reduce(leading?.readableBytes ?? 0) { $0 + Int($1.upperBound - $1.lowerBound + 1) }
         return ResponseBody(contentLength: length) { writer in
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw OriginalChanged() }
-            defer { close(descriptor) }
-            var status = stat()
-            guard fstat(descriptor, &status) == 0, OriginalFileVersion(status) == self else { throw OriginalChanged() }
+            guard matches(file) else { throw OriginalChanged() }
             if let leading { try await writer.write(leading) }
             for range in ranges {
                 var offset = range.lowerBound
@@ -52,7 +56,7 @@ struct OriginalFileVersion: Equatable {
                     let count = Int(min(Int64(Self.chunk), range.upperBound - offset + 1))
                     var buffer = ByteBufferAllocator().buffer(capacity: count)
                     let read = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { bytes in
-                        max(0, pread(descriptor, bytes.baseAddress, count, off_t(offset)))
+                        max(0, pread(file.descriptor, bytes.baseAddress, count, off_t(offset)))
                     }
                     guard read > 0 else { throw OriginalChanged() }
                     offset += Int64(read)
@@ -63,21 +67,17 @@ struct OriginalFileVersion: Equatable {
         }
     }
 
-    /// Reads the file at `path` from `offset` on, in chunks of one buffer, while it is still
-    /// this version, handing each chunk to `consume` until it returns `true` or the file ends.
-    /// Only the one buffer is held, whatever the file's size.
+    /// Reads `file` from `offset` on, in chunks of one buffer, while it is still this version,
+    /// handing each chunk to `consume` until it returns `true` or the file ends. Only the one
+    /// buffer is held, whatever the file's size.
     /// - Returns: `false` when the file is no longer this version or cannot be read.
-    func scan(path: String, from offset: Int64, _ consume: (UnsafeRawBufferPointer) throws -> Bool) rethrows -> Bool {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, OriginalFileVersion(status) == self else { return false }
+    func scan(of file: OpenOriginal, from offset: Int64, _ consume: (UnsafeRawBufferPointer) throws -> Bool) rethrows -> Bool {
+        guard matches(file) else { return false }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.scanChunk, alignment: 1)
         defer { buffer.deallocate() }
         var position = offset
         while true {
-            let read = pread(descriptor, buffer.baseAddress, buffer.count, off_t(position))
+            let read = pread(file.descriptor, buffer.baseAddress, buffer.count, off_t(position))
             guard read >= 0 else { return false }
             guard read > 0 else { return true }
             position += Int64(read)
@@ -85,18 +85,14 @@ struct OriginalFileVersion: Equatable {
         }
     }
 
-    /// The first bytes of the file at `path`, up to `count`, read only while it is still this
-    /// version; `nil` when it is not.
-    func prefix(path: String, count: Int) -> Data? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, OriginalFileVersion(status) == self else { return nil }
+    /// The first bytes of `file`, up to `count`, read only while it is still this version;
+    /// `nil` when it is not.
+    func prefix(of file: OpenOriginal, count: Int) -> Data? {
+        guard matches(file) else { return nil }
         var bytes = Data(count: count)
         var filled = 0
         while filled < count {
-            let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(filled)) }
+            let read = bytes.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress! + filled, count - filled, off_t(filled)) }
             guard read > 0 else { break }
             filled += read
         }

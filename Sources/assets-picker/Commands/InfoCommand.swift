@@ -33,7 +33,7 @@ struct InfoCommand: AsyncParsableCommand {
         let found = try await library.asset(asset)
         let original = try await library.originalFile(for: found)
         let output = Output(asset: found, localIdentifier: found.id.localIdentifier.description,
-                            originalPath: original.fileURL.path, contentType: original.contentType)
+                            originalPath: original.file.resolvedPath, contentType: original.contentType)
         if options.json {
             try JSONOutput.print(output)
             return
