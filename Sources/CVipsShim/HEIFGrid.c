@@ -337,6 +337,7 @@ int cvips_heif_grid_thumbnail(const char *path, int width, int height, int crop,
     if (reduced_height < 1) reduced_height = 1;
     int k = (int)(shrink / 2.0);
     if (k < 1) k = 1;
+    if (k > 4096) k = 4096;   // a box's sum of 255s stays within 32 bits
     VipsImage *reduced = reduce_tiles(&g, k);
     grid_close(&g);
     if (!reduced) return -1;

@@ -31,7 +31,7 @@ struct MemoryBenchmark {
         let floor = directory.appendingPathComponent("floor.jpg")
         try SyntheticPhoto(size: PixelSize(width: 320, height: 240), seed: 1).encoded(as: .jpeg).write(to: floor)
         let (oursFloor, _) = try peakMegabytes([executable.path, "render-once", floor.path, "--output",
-                                               directory.appendingPathComponent("ours.jpg").path, "--size", "64x64"])
+                                               directory.appendingPathComponent("ours.jpg").path, "--box", "64x64"])
         let (peerFloor, _) = try peakMegabytes(["vipsthumbnail", floor.path, "-s", "64x64", "-o",
                                                directory.appendingPathComponent("peer.jpg").path + "[Q=80,strip]"])
         section.rows.append(.init(name: "process floor: a 320x240 JPEG to 64 px", value: oursFloor,
@@ -41,7 +41,7 @@ struct MemoryBenchmark {
                 progress("\(photo.url.lastPathComponent): \(render.name)…")
                 let output = directory.appendingPathComponent("ours.jpg")
                 var ours = [executable.path, "render-once", photo.url.path, "--output", output.path]
-                if let size = render.size { ours += ["--size", size.description] + (render.fill ? ["--fill"] : []) }
+                if let size = render.size { ours += ["--box", size.description] + (render.fill ? ["--fill"] : []) }
                 let peerOutput = directory.appendingPathComponent("peer.jpg").path + "[Q=80,strip]"
                 let peer = render.size.map { size in
                     ["vipsthumbnail", photo.url.path, "-s", size.description] + (render.fill ? ["-m", "centre"] : []) + ["-o", peerOutput]

@@ -13,11 +13,12 @@ struct RenderOnceCommand: ParsableCommand {
     @Argument(help: "The original.", transform: { URL(fileURLWithPath: $0) })
     var file: URL
 
+    // Not `--size`: the benchmark's own `--size` (the corpus' photo size) would take it.
     @Option(help: "The box, WIDTHxHEIGHT; omit for the full-size JPEG.", transform: { text in
         guard let size = PixelSize(parsing: text) else { throw ValidationError("expected WIDTHxHEIGHT") }
         return size
     })
-    var size: PixelSize?
+    var box: PixelSize?
 
     @Flag(help: "Fill the box (centre crop) rather than fit in it.")
     var fill = false
@@ -28,8 +29,8 @@ struct RenderOnceCommand: ParsableCommand {
     func run() throws {
         ImageRenderer.limitMallocArenas(to: 2)
         let renderer = ImageRenderer()
-        let result = if let size {
-            try renderer.render(file, size: size, mode: fill ? .fill : .fit, format: .jpeg, quality: 80)
+        let result = if let box {
+            try renderer.render(file, size: box, mode: fill ? .fill : .fit, format: .jpeg, quality: 80)
         } else {
             try renderer.fullResolution(file, format: .jpeg, quality: 80)
         }
