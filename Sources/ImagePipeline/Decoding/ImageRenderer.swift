@@ -218,9 +218,9 @@ public struct ImageRenderer: Sendable {
             let reason = Vips.takeError()
             throw file.map { ImagePipelineError.undecodable(file: $0, reason: reason) } ?? .encodingFailed(reason: reason)
         }
-        defer { cvips_free(buffer) }
-        return ImageResult(data: Data(bytes: buffer, count: length), format: format,
-                           pixelSize: image.pixelSize, isDegraded: false, source: source)
+        // Handed over, not copied: a full-size JPEG of a 200-MP photo is ~50 MB.
+        let data = Data(bytesNoCopy: buffer, count: length, deallocator: .custom { pointer, _ in cvips_free(pointer) })
+        return ImageResult(data: data, format: format, pixelSize: image.pixelSize, isDegraded: false, source: source)
     }
 
     private func load(data: Data, name: String) throws -> VipsImageHandle {
