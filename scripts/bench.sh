@@ -3,6 +3,7 @@
 # and runs the benchmark; arguments go to it, e.g.
 #   scripts/bench.sh --images 40 --runs 3 --json
 #   scripts/bench.sh --runs 1 --no-peak-rss          # a quicker run
+#   scripts/bench.sh memory                          # peak RSS of renders of 200-MP originals
 # It needs vipsthumbnail, vips, djpeg, convert (ImageMagick) and taskset on PATH:
 # scripts/install-dependencies.sh installs them. The corpus is kept in the work folder
 # (--workdir, default $TMPDIR/assets-picker-bench) and reused by later runs.

@@ -6,6 +6,7 @@ packages=(
   pkg-config libvips-dev     # image decoding and encoding (the C shim links libvips)
   libturbojpeg0-dev          # turning small JPEGs (embedded thumbnails) upright fast
   libjpeg-dev                # JPEG thumbnails decoded row by row at a reduced scale (libjpeg API)
+  libheif-dev                # grid HEIC photos decoded one tile at a time (the C shim links libheif)
   ffmpeg                     # video duration, size and poster frames
   libvips-tools              # vipsthumbnail: the peer the benchmarks compare against
   libjpeg-turbo-progs        # djpeg: the decode floor the benchmarks print

@@ -6,9 +6,14 @@ public struct ImageManagerConfiguration: Sendable {
     public var memoryCacheBytes: Int
     /// Renders running at once (default: one per core).
     public var maxConcurrentRenders: Int
+    /// Pixels of originals being rendered at once (default: ``RenderPixelBudget/forThisMachine``);
+    /// a render of a larger original runs alone.
+    public var maxConcurrentDecodePixels: Int
 
-    public init(memoryCacheBytes: Int = 64 << 20, maxConcurrentRenders: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    public init(memoryCacheBytes: Int = 64 << 20, maxConcurrentRenders: Int = ProcessInfo.processInfo.activeProcessorCount,
+                maxConcurrentDecodePixels: Int = RenderPixelBudget.forThisMachine) {
         self.memoryCacheBytes = memoryCacheBytes
         self.maxConcurrentRenders = maxConcurrentRenders
+        self.maxConcurrentDecodePixels = maxConcurrentDecodePixels
     }
 }

@@ -7,7 +7,8 @@ import Synchronization
 /// A request is answered from the memory cache, then the disk cache, then by rendering the
 /// original. Identical requests in flight share one render; renders run a bounded number at
 /// a time in three tiers (``RenderPriority``): a visible cell's first image, then the sharp
-/// upgrade of one already shown, then prefetch; ``startCaching(_:request:)`` warms the caches
+/// upgrade of one already shown, then prefetch, and within a budget of the originals' pixels
+/// (``ImageManagerConfiguration/maxConcurrentDecodePixels``); ``startCaching(_:request:)`` warms the caches
 /// for the grid cells about to appear without ever delaying a visible request.
 public final class CachingImageManager: Sendable {
     public let memoryCache: MemoryImageCache
@@ -19,7 +20,7 @@ public final class CachingImageManager: Sendable {
     private let renders = Mutex(0)
 
     /// - Parameters:
-    ///   - configuration: Memory budget and render concurrency.
+    ///   - configuration: Memory budget, render concurrency and the pixels renders may decode at once.
     ///   - diskCache: Where renditions are kept across runs, if anywhere.
     ///   - rendering: What makes the images.
     public init(configuration: ImageManagerConfiguration = ImageManagerConfiguration(), diskCache: DiskImageCache? = nil,
@@ -27,7 +28,7 @@ public final class CachingImageManager: Sendable {
         memoryCache = MemoryImageCache(byteLimit: configuration.memoryCacheBytes)
         self.diskCache = diskCache
         self.rendering = rendering
-        scheduler = RenderScheduler(width: configuration.maxConcurrentRenders)
+        scheduler = RenderScheduler(width: configuration.maxConcurrentRenders, pixelBudget: configuration.maxConcurrentDecodePixels)
     }
 
     /// Renders `source` for `request`.
@@ -154,7 +155,7 @@ public final class CachingImageManager: Sendable {
             await scheduler.promote(key, to: priority)
         }) { [self] in
             if let cached = cachedImage(for: key) { return cached }
-            let granted = try await scheduler.acquire(for: key, priority: priority)
+            let granted = try await scheduler.acquire(for: key, priority: priority, pixels: source.pixelSize.area)
             renders.withLock { $0 += 1 }
             let outcome: Result<ImageResult, Error>
             do {

@@ -34,7 +34,7 @@ public struct SyntheticPhoto: Sendable {
         try encode(stored(scale: longestSide), as: .jpeg, quality: quality)
     }
 
-    private func stored(scale longestSide: Int?) throws -> VipsImageHandle {
+    func stored(scale longestSide: Int?) throws -> VipsImageHandle {
         try Vips.start()
         var scene: OpaquePointer?
         let status = (label ?? "").withCString { text in

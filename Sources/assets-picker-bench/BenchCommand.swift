@@ -14,8 +14,10 @@ struct BenchCommand: AsyncParsableCommand {
             Needs vipsthumbnail, vips, djpeg, convert and taskset on PATH \
             (scripts/install-dependencies.sh installs them), and the release assets-picker \
             next to this binary for the export sections. Ratios are ours divided by the \
-            peer's time for the same files; targets are marked, never enforced.
-            """
+            peer's time for the same files; targets are marked, never enforced. \
+            `assets-picker-bench memory` measures the peak RSS of renders of 200-MP originals instead.
+            """,
+        subcommands: [MemoryCommand.self, RenderOnceCommand.self, PeakRSSCommand.self]
     )
 
     @Option(help: "How many photos the corpus holds.")

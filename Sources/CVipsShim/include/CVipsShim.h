@@ -69,6 +69,27 @@ int cvips_thumbnail_image(VipsImage *image, int width, int height, VipsImage **o
 /// file has no thumbnail item.
 int cvips_heif_thumbnail(const char *path, int fail_on, VipsImage **out);
 
+/// A grid HEIF image (hidden HEVC tiles laid out by a `grid` primary item, as cameras store
+/// large photos) shrunk to fit (crop = 0) or fill (crop = 1, centre) width x height, upright
+/// (the grid's irot and imir applied), never enlarged, decoded one tile at a time: memory
+/// follows a tile and the reduced image, not the photo. Laid out as vips_thumbnail lays out
+/// the same file. Returns 1, with no image, for a file it leaves to libvips: not a grid of
+/// HEVC tiles, alpha, a clean-aperture crop, or a thumbnail item large enough for the answer
+/// (vips_thumbnail decodes only that). The bytes decide, never the path's name.
+int cvips_heif_grid_thumbnail(const char *path, int width, int height, int crop, VipsImage **out);
+
+/// The whole grid HEIF image at `path`, upright, encoded to JPEG (libvips' jpegsave defaults)
+/// as it is decoded, a row (or column) of tiles at a time. Free `buffer` with cvips_free.
+/// Returns 1, with nothing, for a file cvips_heif_grid_thumbnail would leave to libvips too.
+int cvips_heif_grid_jpeg(const char *path, int quality, void **buffer, size_t *length, int *width, int *height);
+
+/// Encodes `image` (8-bit RGB) as a grid HEIC of tile_width x tile_height HEVC tiles at
+/// `quality`, as a camera stores a large photo, with the grid turned `rotation` quarter turns
+/// anticlockwise (irot) and then mirrored (imir axis `mirror`: 0 or 1, -1 for none). For tests
+/// and benchmarks. Free `buffer` with cvips_free.
+int cvips_heif_grid_write(VipsImage *image, int tile_width, int tile_height, int quality, int rotation, int mirror,
+                          void **buffer, size_t *length);
+
 /// Decodes the whole first page of `path` and turns it upright.
 int cvips_load_upright(const char *path, int fail_on, VipsImage **out);
 

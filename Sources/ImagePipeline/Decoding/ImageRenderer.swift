@@ -82,6 +82,9 @@ public struct ImageRenderer: Sendable {
             let box = extraOrientation >= 5 ? size.transposed : size
             var image: OpaquePointer?
             let width = Int32(clamping: box.width), height = Int32(clamping: box.height), crop: Int32 = mode == .fill ? 1 : 0
+            if Self.isHEIF(header), let tiled = try heifGridThumbnail(url, box: box, crop: mode == .fill) {
+                return try encode(tiled, format: format, quality: quality, source: .rendered, file: url.path)
+            }
             // The header just read tells the JPEG path all it needs: the file is not opened twice.
             let status = header.format == "jpeg"
                 ? cvips_thumbnail_jpeg_direct(url.path, Int32(clamping: header.storedSize.width), Int32(clamping: header.storedSize.height),
@@ -113,10 +116,16 @@ public struct ImageRenderer: Sendable {
         }
     }
 
-    /// Decodes the whole image, upright, and encodes it.
+    /// Decodes the whole image, upright, and encodes it. Pixels stream from the decoder to the
+    /// encoder where they can: an upright file is read sequentially, and a grid HEIF image (a
+    /// camera's large photo) is encoded to JPEG a row of tiles at a time.
     public func fullResolution(_ url: URL, format: ImageFormat, quality: Int) throws -> ImageResult {
         try VipsErrorScope.run {
-            let extraOrientation = try checkPixelLimit(of: url).orientationOutsideDecoder
+            let header = try checkPixelLimit(of: url)
+            if format == .jpeg, Self.isHEIF(header), let tiled = try heifGridFullResolution(url, quality: quality) {
+                return tiled
+            }
+            let extraOrientation = header.orientationOutsideDecoder
             var image: OpaquePointer?
             guard cvips_load_upright(url.path, failOn, &image) == 0, let image else {
                 throw loadError(for: url)
@@ -209,9 +218,9 @@ public struct ImageRenderer: Sendable {
             let reason = Vips.takeError()
             throw file.map { ImagePipelineError.undecodable(file: $0, reason: reason) } ?? .encodingFailed(reason: reason)
         }
-        defer { cvips_free(buffer) }
-        return ImageResult(data: Data(bytes: buffer, count: length), format: format,
-                           pixelSize: image.pixelSize, isDegraded: false, source: source)
+        // Handed over, not copied: a full-size JPEG of a 200-MP photo is ~50 MB.
+        let data = Data(bytesNoCopy: buffer, count: length, deallocator: .custom { pointer, _ in cvips_free(pointer) })
+        return ImageResult(data: data, format: format, pixelSize: image.pixelSize, isDegraded: false, source: source)
     }
 
     private func load(data: Data, name: String) throws -> VipsImageHandle {

@@ -1,5 +1,6 @@
 /// Bounds how many renders run at once, in three tiers: a visible cell's first image, then the
-/// sharp upgrade of a visible cell, then prefetch.
+/// sharp upgrade of a visible cell, then prefetch; and how many pixels their decodes hold
+/// together.
 ///
 /// - A ``RenderPriority/visibleFirst`` render starts whenever fewer than `width` of its tier
 ///   run: it never waits behind a sharp upgrade or prefetching, only behind other first images.
@@ -9,12 +10,20 @@
 ///   `width` renders of any kind run, and fewer than `prefetchWidth` prefetch renders run, so
 ///   prefetching leaves room for what is on screen.
 ///
-/// Within a tier, renders start in the order they asked. A waiting render whose caller is
+/// Whatever its tier, a render starts only while the decode pixels of the renders running,
+/// its own included, stay within `pixelBudget` (``RenderPixelBudget``), or when nothing else
+/// runs: a render larger than the budget runs alone. So three 200-MP photos wait for each other
+/// where three 12-MP ones run side by side.
+///
+/// Within a tier, renders start in the order they asked: a render waiting for pixels is not
+/// overtaken by a smaller one of its tier asking later. A waiting render whose caller is
 /// cancelled leaves the queue at once.
 actor RenderScheduler {
     let width: Int
     let prefetchWidth: Int
+    let pixelBudget: Int
     private var running: [RenderPriority: Int] = [:]
+    private var runningPixels = 0
     private var waiting: [Waiter] = []
     private var nextTicket = 0
 
@@ -22,26 +31,38 @@ actor RenderScheduler {
         let ticket: Int
         let key: ImageCacheKey
         var priority: RenderPriority
-        let continuation: CheckedContinuation<RenderPriority, Error>
+        let pixels: Int
+        let continuation: CheckedContinuation<RenderSlot, Error>
     }
 
-    init(width: Int) {
+    /// What a granted render holds until ``release(_:)``.
+    struct RenderSlot: Sendable, Hashable {
+        /// The tier the slot was granted in (a waiting render may have moved up).
+        let priority: RenderPriority
+        let pixels: Int
+    }
+
+    /// - Parameters:
+    ///   - width: Renders running at once.
+    ///   - pixelBudget: Decode pixels of the renders running at once (see ``RenderPixelBudget``).
+    init(width: Int, pixelBudget: Int = .max) {
         self.width = max(1, width)
         self.prefetchWidth = max(1, width - 1)
+        self.pixelBudget = max(1, pixelBudget)
     }
 
-    /// Waits for a slot; returns the priority the slot was granted at (pass it to ``release(_:)``).
-    func acquire(for key: ImageCacheKey, priority: RenderPriority) async throws -> RenderPriority {
+    /// Waits for a slot for a render whose decode holds up to `pixels`; pass the slot to
+    /// ``release(_:)`` when the render ends.
+    func acquire(for key: ImageCacheKey, priority: RenderPriority, pixels: Int = 1) async throws -> RenderSlot {
         try Task.checkCancellation()
-        if canStart(priority) {
-            occupy(priority)
-            return priority
+        if !isWaiting(priority), canStart(priority, pixels: pixels) {
+            return occupy(priority, pixels: pixels)
         }
         nextTicket += 1
         let ticket = nextTicket
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                waiting.append(Waiter(ticket: ticket, key: key, priority: priority, continuation: continuation))
+                waiting.append(Waiter(ticket: ticket, key: key, priority: priority, pixels: max(0, pixels), continuation: continuation))
             }
         } onCancel: {
             Task { await self.cancelWaiter(ticket) }
@@ -55,8 +76,9 @@ actor RenderScheduler {
     /// How many renders of `priority` run now.
     func runningCount(_ priority: RenderPriority) -> Int { running[priority, default: 0] }
 
-    func release(_ priority: RenderPriority) {
-        running[priority, default: 0] -= 1
+    func release(_ slot: RenderSlot) {
+        running[slot.priority, default: 0] -= 1
+        runningPixels -= slot.pixels
         startWaiters()
     }
 
@@ -69,7 +91,8 @@ actor RenderScheduler {
         startWaiters()
     }
 
-    private func canStart(_ priority: RenderPriority) -> Bool {
+    private func canStart(_ priority: RenderPriority, pixels: Int) -> Bool {
+        guard runningPixels == 0 || runningPixels + pixels <= pixelBudget else { return false }
         let first = running[.visibleFirst, default: 0], sharp = running[.visibleSharp, default: 0]
         let prefetch = running[.prefetch, default: 0]
         switch priority {
@@ -87,16 +110,18 @@ actor RenderScheduler {
         waiting.contains { $0.priority == priority }
     }
 
-    private func occupy(_ priority: RenderPriority) {
+    private func occupy(_ priority: RenderPriority, pixels: Int) -> RenderSlot {
         running[priority, default: 0] += 1
+        runningPixels += max(0, pixels)
+        return RenderSlot(priority: priority, pixels: max(0, pixels))
     }
 
     private func startWaiters() {
         for priority in RenderPriority.allCases.reversed() {
-            while let index = waiting.firstIndex(where: { $0.priority == priority }), canStart(priority) {
+            while let index = waiting.firstIndex(where: { $0.priority == priority }),
+                  canStart(priority, pixels: waiting[index].pixels) {
                 let waiter = waiting.remove(at: index)
-                occupy(priority)
-                waiter.continuation.resume(returning: priority)
+                waiter.continuation.resume(returning: occupy(priority, pixels: waiter.pixels))
             }
         }
     }
