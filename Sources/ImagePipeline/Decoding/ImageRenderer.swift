@@ -283,13 +283,26 @@ public struct ImageRenderer: Sendable {
         return .undecodable(file: url.path, reason: reason)
     }
 
+    /// The format's name from the libvips loader that read `url`; libvips' one HEIF loader
+    /// reads AVIF too, told apart by the file's brand (its bytes, not its name: an original may be
+    /// read through `/proc/self/fd/N`).
     static func formatName(loader: String, url: URL) -> String {
         let base = loader.replacingOccurrences(of: "load", with: "")
             .replacingOccurrences(of: "_source", with: "")
             .replacingOccurrences(of: "_file", with: "")
         if base == "heif" {
-            return url.pathExtension.lowercased() == "avif" ? "avif" : "heif"
+            return isAVIF(url) ? "avif" : "heif"
         }
         return base.isEmpty ? url.pathExtension.lowercased() : base
+    }
+
+    /// Whether the ISO BMFF file at `url` says it is AVIF: its `ftyp` box's major brand is
+    /// `avif` or `avis`.
+    private static func isAVIF(_ url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 12), head.count == 12 else { return false }
+        let bytes = [UInt8](head)
+        return bytes[4..<8] == [0x66, 0x74, 0x79, 0x70][...] && ["avif", "avis"].contains(String(decoding: bytes[8..<12], as: UTF8.self))
     }
 }
