@@ -787,6 +787,55 @@ def places_in_download(target):
     return f"{status}, {len(body)} bytes, place words {found}, GPS tags {gps}", status == 200 and not found and not gps
 
 
+@probe("I26-2 a picked photo swapped for a link out of the library after Done", "=d, =w, the person's original and image: 404, none of the outside file")
+def swapped_for_link(target):
+    session = new_session(target)
+    victim = target.item("swap-me.jpg")
+    if not session or not victim:
+        return "no session or photo", False
+    picker = urllib.parse.urlparse(session["pickerUri"]).path
+    status, _, _ = target.api("GET", f"assets/{victim['id']}/image?w=64&h=64&mode=fill")
+    target.request("POST", picker + f"api/selection/{victim['id']}", body=b"")
+    # A second session, still picking, for the person's routes after the swap.
+    watching = new_session(target)
+    watching_path = urllib.parse.urlparse(watching["pickerUri"]).path
+    target.request("POST", picker + "api/done", body=b"")
+    status, _, data = client(target, "GET", f"/v1/mediaItems?sessionId={session['id']}")
+    base = urllib.parse.urlparse(json.loads(data)["mediaItems"][0]["mediaFile"]["baseUrl"]).path
+    path = os.path.join(target.library, "Probes", "swap-me.jpg")
+    kept = path + ".kept"
+    os.rename(path, kept)
+    os.symlink(os.path.join(os.path.dirname(target.library), "outside", "secret.txt"), path)
+    try:
+        answers = [client(target, "GET", base + suffix) for suffix in ("=d", "=w64-h64", "=dv")]
+        # A size not rendered before the swap: a rendition remembered from the indexed version may still be answered.
+        answers += [target.request("GET", watching_path + f"api/assets/{victim['id']}/{route}") for route in ("original", "image?w=48&h=48&mode=fill")]
+        statuses = [status for status, _, _ in answers]
+        leaked = sum(b"OUTSIDE-SECRET" in body for _, _, body in answers)
+        # =dv is a video's: a photo's is refused (400) whatever the file is now.
+        return f"{statuses}, {leaked} with the outside file", statuses == [404, 404, 400, 404, 404] and leaked == 0
+    finally:
+        os.unlink(path)
+        os.rename(kept, path)
+
+
+@probe("I26-L export of a legal 255-byte file name", "exported under its name, no temporary file left")
+def export_long_name(target):
+    name = "L" * 251 + ".jpg"
+    victim = target.item(name)
+    if not victim:
+        return "not listed", False
+    out = tempfile.mkdtemp(prefix="attack-export-")
+    try:
+        done = subprocess.run([target.binary, "export", "--library", target.library, "--asset", victim["id"] + "/L0/001", "--out", out,
+                               "--original"], capture_output=True, text=True, env=target.environment)
+        names = os.listdir(out)
+        return f"exit {done.returncode}, {names if len(names) != 1 else '1 file, ' + str(len(names[0])) + ' bytes of name'}", \
+            done.returncode == 0 and names == [name]
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
 @probe("M5 SIGTERM", "the server exits within 5 s")
 def sigterm(target):
     start = time.monotonic()
@@ -842,6 +891,8 @@ def make_library(corpus, folder):
     shutil.copy(os.path.join(corpus, "A_camera_exif", "goexif__sample1.jpg"), os.path.join(library, "Probes", "replacement.bin"))
     shutil.copy(os.path.join(corpus, "A_camera_exif", "goexif__sample1.jpg"),
                 os.path.join(library, "Probes", "IMG_2.jpg\nforged line \x1b[31mred\x1b]0;title\x07.jpg"))
+    shutil.copy(os.path.join(corpus, "A_camera_exif", "goexif__sample1.jpg"), os.path.join(library, "Probes", "swap-me.jpg"))
+    shutil.copy(os.path.join(corpus, "A_camera_exif", "goexif__sample1.jpg"), os.path.join(library, "Probes", "L" * 251 + ".jpg"))
     # A photo carrying its place in IPTC, a comment and XMP, beside the EXIF GPS (exiftool writes them).
     placed = os.path.join(library, "Probes", "placed.jpg")
     shutil.copy(os.path.join(corpus, "A_camera_exif", "jhead__canon-bigend.jpg"), placed)
@@ -851,6 +902,8 @@ def make_library(corpus, folder):
     outside = os.path.join(folder, "outside")
     os.makedirs(outside)
     shutil.copy(os.path.join(corpus, "A_camera_exif", "goexif__sample1.jpg"), os.path.join(outside, "outside.jpg"))
+    with open(os.path.join(outside, "secret.txt"), "wb") as secret:
+        secret.write(b"OUTSIDE-SECRET " * 4096)
     os.symlink("/", os.path.join(library, "everything"))
     os.symlink(outside, os.path.join(library, "neighbour"))
     return library
