@@ -836,6 +836,26 @@ def export_long_name(target):
         shutil.rmtree(out, ignore_errors=True)
 
 
+@probe("I26-F1 10,000 copies of a real id preselected, against a made-up one, 15 times each",
+       "no time difference to read (medians within 2 ms)")
+def preselection_timing(target):
+    real = next((item["id"] for item in target.items()), None)
+    if not real:
+        return "no asset", False
+    made_up = "00000000-0000-4000-8000-000000000000"
+    times = {real: [], made_up: []}
+    for _ in range(15):
+        for identifier in (real, made_up):
+            start = time.perf_counter()
+            session = new_session(target, {"preselected": [identifier] * 10_000})
+            times[identifier].append(time.perf_counter() - start)
+            if session:
+                client(target, "DELETE", f"/v1/sessions/{session['id']}")
+    median = lambda values: sorted(values)[len(values) // 2] * 1000
+    difference = median(times[real]) - median(times[made_up])
+    return f"real {median(times[real]):.1f} ms, made up {median(times[made_up]):.1f} ms", abs(difference) < 2
+
+
 @probe("M5 SIGTERM", "the server exits within 5 s")
 def sigterm(target):
     start = time.monotonic()

@@ -30,10 +30,11 @@ struct SessionRoutes: Sendable {
         }
         let preselected = body.preselected ?? []
         guard preselected.count <= 10_000 else { throw APIError.badParameter("'preselected' takes at most 10000 identifiers.") }
-        let resolved = try await Preselection.resolve(preselected, in: state.library, settings: settings)
+        // Kept as given: resolved when the person opens the picker, so that nothing the client
+        // can observe (not even how long this takes) depends on what the identifiers name.
         let session: PickerSession
         do {
-            session = try state.sessions.create(settings: settings, preselected: resolved)
+            session = try state.sessions.create(settings: settings, preselected: preselected)
         } catch {
             throw APIError(.tooManyRequests, code: "tooManySessions", error.description)
         }

@@ -70,7 +70,15 @@ struct PickerPageRoutes: Sendable {
             if allowEnded { return .ended }
             throw APIError.gone
         }
-        return .picking(PickerAccess.Grant(session: session, token: token))
+        guard !session.pendingPreselection.isEmpty else { return .picking(PickerAccess.Grant(session: session, token: token)) }
+        // The person's first look: the client's preselection is resolved now, never in its own requests.
+        let preselection = try await Preselection.resolve(session.pendingPreselection, in: state.library, settings: session.settings)
+        do {
+            return .picking(PickerAccess.Grant(session: try state.sessions.applyPreselection(preselection, session: id, token: token), token: token))
+        } catch {
+            if allowEnded { return .ended }
+            throw APIError.gone
+        }
     }
 
     /// Only the server's own scripts, styles and images; no framing.

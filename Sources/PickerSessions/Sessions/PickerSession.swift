@@ -15,19 +15,23 @@ public struct PickerSession: Sendable, Identifiable {
     public internal(set) var state: PickerSessionState = .picking
     /// What the person has picked so far.
     public internal(set) var selection: PickSelection
+    /// The identifiers the client asked to preselect, not looked at yet: they are resolved when
+    /// the person first opens the picker (``PickerSessionStore/applyPreselection(_:session:token:)``),
+    /// so that nothing the client can time depends on what they name. Empty once resolved.
+    public internal(set) var pendingPreselection: [String]
     /// Preselected identifiers that were dropped: deleted since, unknown, hidden, or of another
     /// media type. For the person's picker page only; never told to the client.
-    public let droppedPreselected: [String]
+    public internal(set) var droppedPreselected: [String] = []
 
     init(id: String, pickerToken: String, settings: PickerSessionSettings, createTime: Date, expireTime: Date,
-         selection: PickSelection, droppedPreselected: [String]) {
+         selection: PickSelection, pendingPreselection: [String]) {
         self.id = id
         self.pickerToken = pickerToken
         self.settings = settings
         self.createTime = createTime
         self.expireTime = expireTime
         self.selection = selection
-        self.droppedPreselected = droppedPreselected
+        self.pendingPreselection = pendingPreselection
     }
 
     /// Whether the person has finished (Done or Cancel): the items can be read.

@@ -81,15 +81,15 @@ public final class PickerSessionStore: Sendable {
         return value
     }
 
-    /// Starts a session with `settings`, its selection holding `preselected` (resolved already).
+    /// Starts a session with `settings`, an empty selection and the client's `preselected`
+    /// identifiers kept unresolved until the person opens the picker (``PickerSession/pendingPreselection``).
     /// - Throws: ``PickerSessionError/tooManySessions(_:)`` when ``capacity`` sessions are alive.
-    public func create(settings: PickerSessionSettings, preselected: Preselection = .none) throws(PickerSessionError) -> PickerSession {
-        var selection = PickSelection(maximum: settings.maxItems, filter: settings.mediaFilter)
-        try? selection.replace(with: preselected.assets)
+    public func create(settings: PickerSessionSettings, preselected: [String] = []) throws(PickerSessionError) -> PickerSession {
         let created = now()
         let session = PickerSession(id: SecretToken.make(), pickerToken: SecretToken.make(), settings: settings,
                                     createTime: created, expireTime: created.addingTimeInterval(lifetime.seconds),
-                                    selection: selection, droppedPreselected: preselected.dropped)
+                                    selection: PickSelection(maximum: settings.maxItems, filter: settings.mediaFilter),
+                                    pendingPreselection: preselected)
         let capacity = capacity
         let stored = withState { state in
             state.sweepExpired(at: created)
@@ -123,6 +123,19 @@ public final class PickerSessionStore: Sendable {
             if state.session(id, at: time) != nil { return false }
             guard let entry = state.expired[id], entry.forgetAt > time else { return false }
             return SecretToken.matches(token, entry.token)
+        }
+    }
+
+    /// Starts the session's selection with its preselection, resolved (``Preselection/resolve(_:in:settings:)``
+    /// of its ``PickerSession/pendingPreselection``), unless that was done already (by a request
+    /// that resolved it at the same time): the first resolution counts.
+    /// - Throws: ``PickerSessionError/notPicking`` when picking is over.
+    public func applyPreselection(_ preselection: Preselection, session id: String, token: String) throws -> PickerSession {
+        try update(id, token: token) { session in
+            guard !session.pendingPreselection.isEmpty else { return }
+            try? session.selection.replace(with: preselection.assets)
+            session.droppedPreselected = preselection.dropped
+            session.pendingPreselection = []
         }
     }
 
