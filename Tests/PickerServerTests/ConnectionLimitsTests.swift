@@ -71,18 +71,20 @@ struct ConnectionLimitsTests {
         #expect(exchange.responses.map(\.status) == [200, 200])
     }
 
-    @Test("one connection more than an address may hold is answered 503 and closed; those held still work")
+    @Test("one connection more than an address may hold, all serving requests, is answered 503 and closed")
     func connectionsPerAddress() async throws {
         var limits = PickerServerLimits.forTests
         limits.connectionsPerAddress = 3
         let server = try await TestServer.indexed(limits: limits)
         defer { Task { await server.stop() } }
         let port = server.baseURL.port!
-        // Each answered, so each has been set up and counted before the next one connects.
+        let session = try await server.client.createSession()
+        let events = "GET \(session.pickerPath)api/events HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(server.personCookie)\r\n\r\n"
+        // Each holds a picker page's event stream open: a request being served, for as long as it stays.
         let held: [(fd: Int32, answered: Bool)] = await OwnThread.run {
             (0..<3).compactMap { _ in
                 guard let fd = LoopbackSocket.connect(port: port, readTimeout: Self.hangGuard) else { return nil }
-                Self.send(fd, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                Self.send(fd, events)
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 return (fd, recv(fd, &buffer, buffer.count, 0) > 0)
             }
@@ -95,11 +97,31 @@ struct ConnectionLimitsTests {
         #expect(refused.text.hasPrefix("HTTP/1.1 503 "), "\(refused.text)")
         #expect(refused.text.contains("tooManyConnections"))
         #expect(refused.closed)
-        let fd = held[0].fd
-        let still = await OwnThread.run {
-            Self.send(fd, "GET /openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-            return Self.readToClose(fd)
+    }
+
+    @Test("at an address's limit, a new connection takes the place of a silent one, which is closed")
+    func silentConnectionsGiveWay() async throws {
+        var limits = PickerServerLimits.forTests
+        limits.connectionsPerAddress = 3
+        let server = try await TestServer.indexed(limits: limits)
+        defer { Task { await server.stop() } }
+        let port = server.baseURL.port!
+        // Three sockets that never send a byte (all of loopback shares one address).
+        let silent: [Int32] = await OwnThread.run { (0..<3).compactMap { _ in LoopbackSocket.connect(port: port, readTimeout: Self.hangGuard) } }
+        defer { silent.forEach { close($0) } }
+        try #require(silent.count == 3)
+        // A real request still gets through, on a fourth connection, and again on a fifth.
+        for _ in 0..<2 {
+            let exchange = await RawHTTPExchange.exchange(port: port, [("/openapi.json", ["Connection: close"])])
+            #expect(exchange.responses.map(\.status) == [200])
         }
-        #expect(still.text.hasPrefix("HTTP/1.1 200 "))
+        // One silent one was closed to make room for the fourth; the fifth found the fourth's place free.
+        let closed = await OwnThread.run { silent.map { fd in
+            var buffer = [UInt8](repeating: 0, count: 16)
+            var timeout = timeval(tv_sec: 0, tv_usec: 300_000)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            return recv(fd, &buffer, buffer.count, 0) == 0
+        } }
+        #expect(closed.filter { $0 }.count == 1, "\(closed)")
     }
 }

@@ -20,9 +20,12 @@ final class HeaderDeadline {
     /// fires, it looks at the head awaited then, if any, and waits on for it. So a busy keep-alive
     /// connection sets a timer every `timeout`, not one per request.
     private var scheduled: Scheduled<Void>?
+    /// The connection's activity, told of every head and answer end.
+    private let activity: ConnectionActivity
 
-    init(timeout: Duration) {
+    init(timeout: Duration, activity: ConnectionActivity) {
         self.timeout = .nanoseconds(Int64(timeout / .nanoseconds(1)))
+        self.activity = activity
     }
 
     /// The handler to place first in the pipeline.
@@ -40,13 +43,17 @@ final class HeaderDeadline {
         awaitingHead = false
         headStarted = nil
         pendingResponses += 1
+        activity.requestStarted()
     }
 
     /// A request ended: the next head is awaited.
     func requestEnded() { awaitingHead = true }
 
     /// An answer ended.
-    func responseEnded() { pendingResponses -= 1 }
+    func responseEnded() {
+        pendingResponses -= 1
+        activity.responseEnded()
+    }
 
     fileprivate func cancel() {
         scheduled?.cancel()

@@ -34,13 +34,14 @@ struct PickerHTTPChannel: HTTPChannelHandler {
     var responder: Responder { base.responder }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let refusal = connections.admit(channel)
+        let activity = ConnectionActivity()
+        let refusal = connections.admit(channel, activity: activity)
         let departure = ClientDeparture()
         let configuration = base.configuration
         return channel.eventLoop.makeCompletedFuture {
             let pipeline = channel.pipeline.syncOperations
             if let refusal { try pipeline.addHandler(refusal) }
-            let deadline = HeaderDeadline(timeout: limits.headerTimeout)
+            let deadline = HeaderDeadline(timeout: limits.headerTimeout, activity: activity)
             let fastPath = fastPath()
             fastPath.deadline = deadline
             var decoderLimits = NIOHTTPDecoderLimitConfiguration()
