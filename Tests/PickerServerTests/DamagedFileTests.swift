@@ -30,4 +30,23 @@ struct DamagedFileTests {
         #expect(prefetch.status == 204)
         try await expectRefusedEverywhere("after a prefetch")
     }
+
+    @Test("a video with no decodable frame answers 422 naming its file, to the person and to the client")
+    func videoWithoutFrames() async throws {
+        let server = try await TestServer.indexed(adding: [Corpus.file("E_formats/exiftool__QuickTime.mov")])
+        defer { Task { await server.stop() } }
+        let session = try await server.client.createSession()
+        let person = server.picker(session)
+        let window = try await person.get("albums/smart%3Aall/assets?limit=500&media=video").json
+        let items = window["items"] as? [[String: Any]] ?? []
+        let id = try #require(items.first { $0["filename"] as? String == "exiftool__QuickTime.mov" }?["id"] as? String)
+        let thumbnail = try await person.get("assets/\(id)/image?w=64&h=64&mode=fill")
+        #expect(thumbnail.status == 422)
+        #expect(thumbnail.errorMessage == "exiftool__QuickTime.mov cannot be rendered: exiftool__QuickTime.mov: no video frame could be decoded")
+        try await person.pick([id])
+        let item = try #require(try await server.client.mediaItems(in: session.id).first)
+        let rendition = try await server.request("GET", item.baseURLPath + "=w200-h200")
+        #expect(rendition.status == 422, "\(rendition.status)")
+        #expect(!String(decoding: rendition.body, as: UTF8.self).contains("/"), "a path in \(rendition.errorMessage)")
+    }
 }

@@ -23,7 +23,8 @@ extension OpenOriginal {
     }
 
     private func naming(_ error: VideoError) -> VideoError {
-        let name = URL(fileURLWithPath: filename, isDirectory: false)
+        // Relative to the root, so that it reads as the bare name (never the working folder's path).
+        let name = URL(fileURLWithPath: filename, isDirectory: false, relativeTo: URL(fileURLWithPath: "/", isDirectory: true))
         return switch error {
         case .fileNotFound: .fileNotFound(file: name)
         case let .unreadable(_, reason): .unreadable(file: name, reason: naming(reason))

@@ -2,7 +2,8 @@ import Foundation
 
 /// Why a video could not be probed or a frame taken from it.
 ///
-/// Each description names the file, so a message in a log or a UI says which video failed.
+/// Each description names the file (as given: a path, or a bare file name), so a message in a
+/// log or a UI says which video failed.
 public enum VideoError: Error, Sendable, Hashable, CustomStringConvertible {
     /// There is no file at the URL.
     case fileNotFound(file: URL)
@@ -16,13 +17,13 @@ public enum VideoError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .fileNotFound(file):
-            "\(file.path): no such file"
+            "\(file.relativePath): no such file"
         case let .unreadable(file, reason):
-            "\(file.path): not a readable video (\(reason))"
+            "\(file.relativePath): not a readable video (\(reason))"
         case let .noVideoStream(file):
-            "\(file.path): has no video stream"
+            "\(file.relativePath): has no video stream"
         case let .noFrames(file):
-            "\(file.path): no video frame could be decoded"
+            "\(file.relativePath): no video frame could be decoded"
         }
     }
 }

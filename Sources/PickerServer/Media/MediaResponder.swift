@@ -183,7 +183,7 @@ struct MediaResponder: Sendable {
         switch error {
         case LibraryError.assetNotFound, LibraryError.unreadableFile, LibraryError.originalUnavailable:
             return APIError.notFound
-        case is ImagePipelineError, is LibraryError:
+        case is ImagePipelineError, is LibraryError, is VideoError:
             return APIError(.unprocessableContent, code: "cannotRender", "\(asset.filename) cannot be rendered: \(error)")
         default:
             return error
