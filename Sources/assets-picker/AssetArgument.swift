@@ -1,9 +1,18 @@
+import Foundation
 import ArgumentParser
 import AssetsKit
 
 extension AssetIdentifier: ExpressibleByArgument {
+    /// Either identifier form (`UUID/L0/001`, `assets-library://…`), or the bare UUID that the
+    /// picker's API and the client API show.
     public init?(argument: String) {
-        self.init(string: argument)
+        if let identifier = AssetIdentifier(string: argument) {
+            self = identifier
+        } else if let uuid = UUID(uuidString: argument) {
+            self = .local(LocalIdentifier(uuid: uuid))
+        } else {
+            return nil
+        }
     }
 }
 

@@ -48,5 +48,9 @@ struct InfoCommandTests {
         #expect(try info.string("filename") == "goexif__sample1.jpg")
         #expect(try info.string("id") == legacy, "the library names the asset by its legacy URL either way")
         #expect(byLocal.stdout == byLegacy.stdout, "same asset, same document")
+        // The bare UUID, as the picker's and the client's APIs show it, names it too.
+        let bare = try #require(local.split(separator: "/").first.map(String.init))
+        let byUUID = try await CorpusLibrary.run("info", ["--asset", bare])
+        #expect(byUUID.stdout == byLegacy.stdout, "\(byUUID)")
     }
 }
