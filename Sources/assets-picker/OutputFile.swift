@@ -14,7 +14,8 @@ struct OutputFile {
     func write(_ data: Data) throws {
         try checkReplaceable()
         let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial")
+        // Short whatever the name's length: a 255-byte name is legal, and a longer one is not.
+        let temporary = folder.appendingPathComponent(".image-\(UUID().uuidString).partial")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw failure("cannot write beside it: \(String(cString: strerror(errno)))") }
         var written = 0
@@ -46,6 +47,11 @@ struct OutputFile {
         var status = stat()
         guard lstat(url.path, &status) == 0 else {
             guard errno == ENOENT else { throw failure("cannot look at it: \(String(cString: strerror(errno)))") }
+            let folder = url.deletingLastPathComponent().path
+            var folderStatus = stat()
+            guard stat(folder, &folderStatus) == 0, folderStatus.st_mode & S_IFMT == S_IFDIR else {
+                throw failure("the folder \(folder) does not exist; make it first, or give a path in a folder that does")
+            }
             return
         }
         let kind: String

@@ -9,10 +9,12 @@ struct ImageCommandTests {
         let id = try await CorpusLibrary.assetID(of: "A_camera_exif/goexif__sample1.jpg")
         let folder = try makeScratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let out = folder.appendingPathComponent("x.jpg")
+        // A legal 255-byte name: the temporary file beside it has a short name of its own.
+        let out = folder.appendingPathComponent(String(repeating: "x", count: 251) + ".jpg")
         let result = try await CorpusLibrary.run("image", ["--asset", id, "--size", "300x200", "--mode", "fill", "--out", out.path])
         #expect(result.status == 0, "\(result)")
         #expect(result.stderrText.isEmpty, "\(result.stderrText)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [out.lastPathComponent])
         let answer = try result.json()
         #expect(try answer.string("format") == "jpeg")
         #expect(try answer.string("out") == out.path)
