@@ -2,8 +2,12 @@
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 PORT ?= 8080
+# `make run LIBRARY=~/Pictures` serves your own photos; without it, the built-in demo library.
+LIBRARY ?=
+# `make install` puts the program in $(PREFIX)/lib/assets-picker and a link to it in $(PREFIX)/bin.
+PREFIX ?= $(HOME)/.local
 
-.PHONY: run test build docs dependencies e2e-dependencies
+.PHONY: run test build install docs dependencies e2e-dependencies
 
 dependencies:
 	@scripts/install-dependencies.sh
@@ -14,9 +18,19 @@ e2e-dependencies:
 build: dependencies
 	swift build
 
-## Serves the web picker on the demo library (generated on first use) at http://127.0.0.1:$(PORT)/.
+## Serves the web picker at http://127.0.0.1:$(PORT)/ on LIBRARY, or on the demo library (generated on first use).
 run: build
-	swift run assets-picker serve --port $(PORT)
+	swift run assets-picker serve --port $(PORT) $(if $(LIBRARY),--library "$(LIBRARY)")
+
+## Builds a release and installs it: the program and its web files in $(PREFIX)/lib/assets-picker,
+## `assets-picker` on PATH through a link in $(PREFIX)/bin (~/.local/bin by default).
+install: dependencies
+	swift build -c release --product assets-picker
+	rm -rf "$(PREFIX)/lib/assets-picker"
+	mkdir -p "$(PREFIX)/lib/assets-picker" "$(PREFIX)/bin"
+	cp -R "$$(swift build -c release --show-bin-path)/assets-picker" "$$(swift build -c release --show-bin-path)"/*.resources "$(PREFIX)/lib/assets-picker/"
+	ln -sf "$(PREFIX)/lib/assets-picker/assets-picker" "$(PREFIX)/bin/assets-picker"
+	@echo "Installed: $(PREFIX)/bin/assets-picker$$(case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "  ($(PREFIX)/bin is not on your PATH: add it, e.g. export PATH=\"$(PREFIX)/bin:\$$PATH\")";; esac)"
 
 ## Installs what is missing, builds, runs every Swift test, the browser end-to-end test
 ## (headless Chromium; screenshots in test-artifacts/e2e/), a Google Photos Picker API client written
