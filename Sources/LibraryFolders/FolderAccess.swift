@@ -9,6 +9,16 @@ package enum FolderAccess {
         guard let handle = opendir(root.path) else { return .denied }
         _ = readdir(handle)
         closedir(handle)
-        return access(root.path, W_OK) == 0 ? .authorized : .restricted
+        return isWritable(root) ? .authorized : .restricted
+    }
+
+    /// Whether this process may write into the folder `root`: its mode lets someone write it
+    /// (so a folder made read-only with `chmod a-w` stays read-only for root too, whom `access`
+    /// lets write anything) and `access` agrees (a read-only mount, the process's own rights).
+    package static func isWritable(_ root: URL) -> Bool {
+        var status = stat()
+        guard stat(root.path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return false }
+        let writeBits = mode_t(S_IWUSR | S_IWGRP | S_IWOTH)
+        return status.st_mode & writeBits != 0 && access(root.path, W_OK) == 0
     }
 }

@@ -16,6 +16,27 @@ struct ChangeCommandTests {
         return try #require(try albums.first { try $0.string("title") == title }).int("count")
     }
 
+    @Test("a library folder made read-only with chmod a-w takes no change, not even from root")
+    func readOnlyForRootToo() async throws {
+        let copy = try CorpusCopy()
+        defer {
+            _ = try? Process.run(URL(fileURLWithPath: "/bin/chmod"), arguments: ["-R", "u+w", copy.path]).waitUntilExit()
+            copy.remove()
+        }
+        let photo = try await run(copy, ["assets", "--limit", "1"]).objects("assets")[0].string("id")
+        let chmod = try Process.run(URL(fileURLWithPath: "/bin/chmod"), arguments: ["-R", "a-w", copy.path])
+        chmod.waitUntilExit()
+        try #require(chmod.terminationStatus == 0)
+        let before = try FileManager.default.subpathsOfDirectory(atPath: copy.path).sorted()
+        for command in [["album", "create", "Mine"], ["import", Corpus.file("A_camera_exif/jhead__sony.jpg").path], ["favorite", "--asset", photo]] {
+            let result = try await CLI.run(command + ["--library", copy.path, "--backend", "indexed"])
+            #expect(result.status != 0, "\(command) as uid \(getuid()): \(result)")
+            #expect(result.stderrText.contains("cannot be changed"), "\(command): \(result.stderrText)")
+        }
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: copy.path).sorted() == before, "nothing written into the folder")
+        #expect(try await count(copy, "Favorites") == 0)
+    }
+
     @Test("import, album create/add, favorite, delete/restore, changes --since and drafts, end to end")
     func changeFlow() async throws {
         let copy = try CorpusCopy()

@@ -17,10 +17,11 @@ public struct LocalOriginalsStore: OriginalsStore {
     /// How the hidden names of staged imports begin.
     static let stagingPrefix = ".import-"
 
-    /// The originals in the folder `root`; writable when this process may write it.
+    /// The originals in the folder `root`; writable when this process may write it and its mode
+    /// lets anyone write it (`FolderAccess.isWritable`: root too respects `chmod a-w`).
     public init(root: URL) {
         self.root = root.standardizedFileURL
-        isWritable = access(self.root.path, W_OK) == 0
+        isWritable = FolderAccess.isWritable(self.root)
     }
 
     public func original(at path: String, byteSize: Int64, modificationTime: Int64) async throws -> OriginalLocation {
