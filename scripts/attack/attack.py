@@ -149,6 +149,21 @@ def new_session(target, body=None, headers=None):
     return json.loads(data) if status in (200, 201) else None
 
 
+def picked_base_url(target, victim):
+    """The path of the baseUrl a client receives for `victim` (an item), picked alone in a new
+    session and Done by the person; None when any step fails."""
+    session = new_session(target)
+    if not session or not victim:
+        return None
+    picker = urllib.parse.urlparse(session["pickerUri"]).path
+    target.request("POST", picker + f"api/selection/{victim['id']}", body=b"")
+    target.request("POST", picker + "api/done", body=b"")
+    status, _, data = client(target, "GET", f"/v1/mediaItems?sessionId={session['id']}")
+    if status != 200:
+        return None
+    return urllib.parse.urlparse(json.loads(data)["mediaItems"][0]["mediaFile"]["baseUrl"]).path
+
+
 @probe("H1 client key + pickerUri, no sign-in", "every picker route 401/403, nothing of the library")
 def client_as_person(target):
     session = new_session(target)
@@ -759,17 +774,9 @@ def given_key_not_printed(target):
 
 @probe("I26-L a baseUrl with +EXP, 00EXP, =w+64, =w064", "404 for the expiries, 400 for the sides")
 def lenient_base_url(target):
-    session = new_session(target)
-    victim = next((item for item in target.items() if item["filename"].lower().endswith(".jpg")), None)
-    if not session or not victim:
-        return "no session or photo", False
-    picker = urllib.parse.urlparse(session["pickerUri"]).path
-    target.request("POST", picker + f"api/selection/{victim['id']}", body=b"")
-    target.request("POST", picker + "api/done", body=b"")
-    status, _, data = client(target, "GET", f"/v1/mediaItems?sessionId={session['id']}")
-    if status != 200:
-        return f"listing {status}", False
-    base = urllib.parse.urlparse(json.loads(data)["mediaItems"][0]["mediaFile"]["baseUrl"]).path
+    base = picked_base_url(target, next((item for item in target.items() if item["filename"].lower().endswith(".jpg")), None))
+    if not base:
+        return "no photo picked and listed", False
     prefix, expiry = base.rsplit("/", 1)
     got = [client(target, "GET", f"{prefix}/{spelled}=w64")[0] for spelled in ("%2B" + expiry, "00" + expiry)]
     got += [client(target, "GET", base + sides)[0] for sides in ("=w+64", "=w064")]
@@ -793,15 +800,9 @@ def rebinding_origin(target):
 
 @probe("I26-4 =d of a photo with its place in IPTC, a comment, XMP and GPS", "none of the place in what is sent")
 def places_in_download(target):
-    session = new_session(target)
-    victim = target.item("placed.jpg")
-    if not session or not victim:
-        return "no session or photo", False
-    picker = urllib.parse.urlparse(session["pickerUri"]).path
-    target.request("POST", picker + f"api/selection/{victim['id']}", body=b"")
-    target.request("POST", picker + "api/done", body=b"")
-    status, _, data = client(target, "GET", f"/v1/mediaItems?sessionId={session['id']}")
-    base = urllib.parse.urlparse(json.loads(data)["mediaItems"][0]["mediaFile"]["baseUrl"]).path
+    base = picked_base_url(target, target.item("placed.jpg"))
+    if not base:
+        return "no photo picked and listed", False
     status, _, body = client(target, "GET", base + "=d")
     found = [word for word in (b"Zabriskie", b"FurnaceCreek", b"Badwater", b"Stovepipe") if word in body]
     with tempfile.NamedTemporaryFile(suffix=".jpg") as sent:
@@ -814,19 +815,13 @@ def places_in_download(target):
 
 @probe("I26-2 a picked photo swapped for a link out of the library after Done", "=d, =w, the person's original and image: 404, none of the outside file")
 def swapped_for_link(target):
-    session = new_session(target)
     victim = target.item("swap-me.jpg")
-    if not session or not victim:
-        return "no session or photo", False
-    picker = urllib.parse.urlparse(session["pickerUri"]).path
-    status, _, _ = target.api("GET", f"assets/{victim['id']}/image?w=64&h=64&mode=fill")
-    target.request("POST", picker + f"api/selection/{victim['id']}", body=b"")
+    base = picked_base_url(target, victim)
     # A second session, still picking, for the person's routes after the swap.
     watching = new_session(target)
+    if not base or not watching:
+        return "no photo picked and listed", False
     watching_path = urllib.parse.urlparse(watching["pickerUri"]).path
-    target.request("POST", picker + "api/done", body=b"")
-    status, _, data = client(target, "GET", f"/v1/mediaItems?sessionId={session['id']}")
-    base = urllib.parse.urlparse(json.loads(data)["mediaItems"][0]["mediaFile"]["baseUrl"]).path
     path = os.path.join(target.library, "Probes", "swap-me.jpg")
     kept = path + ".kept"
     os.rename(path, kept)

@@ -8,9 +8,16 @@ import Hummingbird
 /// still live, a new link leading back to it.
 struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     let state: ServerState
+    /// The server's gate, made once (not per request).
+    private let access: AccessGate
+
+    init(state: ServerState) {
+        self.state = state
+        access = state.access
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        switch state.access.decide(Self.accessRequest(request, cookieName: state.personCookieName)) {
+        switch access.decide(Self.accessRequest(request, cookieName: state.personCookieName)) {
         case .pass:
             return try await next(request, context)
         case .refuse(let error):
