@@ -87,6 +87,16 @@ import TestSupport
         return bytes
     }
 
+    /// `bytes` of an answer without its `Date` header line: the date is stamped once a second,
+    /// so two answers that are otherwise the same differ there when a second boundary falls between them.
+    private func withoutDate(_ bytes: [UInt8]) -> [UInt8] {
+        let marker = Array("\r\nDate: ".utf8), end = Array("\r\n".utf8)
+        guard let start = bytes.indices.first(where: { bytes[$0...].starts(with: marker) }) else { return bytes }
+        var stop = start + marker.count
+        while stop < bytes.count, !bytes[stop...].starts(with: end) { stop += 1 }
+        return Array(bytes[..<start] + bytes[stop...])
+    }
+
     /// What went out as text (a body's bytes that are not UTF-8 read as replacement characters).
     private func written(_ channel: EmbeddedChannel) throws -> String {
         String(decoding: try writtenBytes(channel), as: UTF8.self)
@@ -117,7 +127,7 @@ import TestSupport
         #expect(Array(bytes.suffix(fixture.rendition.readableBytes)) == Array(fixture.rendition.readableBytesView))
         // The same rendition asked for quickly is the final one too; a current copy gets 304 without a body.
         try send(fixture.path("w=64&h=64&mode=fill&delivery=fast"), to: channel, from: fixture)
-        #expect(try writtenBytes(channel) == bytes)
+        #expect(withoutDate(try writtenBytes(channel)) == withoutDate(bytes))
         try send(fixture.path("w=64&h=64&mode=fill"), headers: ["If-None-Match": "\"cafe\""], to: channel, from: fixture)
         let revalidated = try written(channel)
         #expect(revalidated.hasPrefix("HTTP/1.1 304 Not Modified\r\n"))
@@ -216,7 +226,7 @@ import TestSupport
         // All answered: the fast path answers again, the same bytes as before.
         try send(remembered, to: channel, from: fixture)
         #expect(try forwarded(channel).isEmpty)
-        #expect(try writtenBytes(channel) == answer)
+        #expect(withoutDate(try writtenBytes(channel)) == withoutDate(answer))
     }
 
     /// Counts the read completions that reach the handlers after the fast path.
