@@ -23,11 +23,19 @@ public struct ImageRequest: Sendable, Hashable {
     public var quality: Int
     /// Whether an original that lives elsewhere (an HTTP origin) may be downloaded.
     public var isNetworkAccessAllowed: Bool
+    /// How urgent the image is: the render queue's tier its render waits in. A
+    /// ``DeliveryMode/fastFormat`` render is always ``RenderPriority/visibleFirst``.
+    public var priority: RenderPriority
+    /// Whether the final image is kept in the pipeline's memory cache. A caller that keeps the
+    /// bytes itself (a server's answers, ready to send again) says `false`, so that a rendition
+    /// is held in memory once; the disk cache keeps it either way.
+    public var keepsInMemory: Bool
 
     /// A request for an image of `targetSize`; `quality` is clamped to 1...100.
     public init(targetSize: PixelSize, contentMode: ContentMode = .fit,
                 deliveryMode: DeliveryMode = .opportunistic, resizeMode: ResizeMode = .exact,
-                format: ImageFormat = .jpeg, quality: Int = 85, isNetworkAccessAllowed: Bool = false) {
+                format: ImageFormat = .jpeg, quality: Int = 85, isNetworkAccessAllowed: Bool = false,
+                priority: RenderPriority = .visibleFirst, keepsInMemory: Bool = true) {
         self.targetSize = targetSize
         self.contentMode = contentMode
         self.deliveryMode = deliveryMode
@@ -35,6 +43,8 @@ public struct ImageRequest: Sendable, Hashable {
         self.format = format
         self.quality = min(100, max(1, quality))
         self.isNetworkAccessAllowed = isNetworkAccessAllowed
+        self.priority = priority
+        self.keepsInMemory = keepsInMemory
     }
 
     /// The full-resolution image, upright, one final answer; may fetch a remote original.

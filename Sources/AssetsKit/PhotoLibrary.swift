@@ -54,11 +54,12 @@ public protocol PhotoLibrary: Sendable {
     /// delivery modes yield one image. Cancelling the consuming task stops the work.
     func image(for asset: Asset, request: ImageRequest) -> AsyncThrowingStream<ImageResult, Error>
 
-    /// The quickest image of a photo for `request` that decodes nothing large — a preview made
-    /// ahead, its embedded thumbnail, a smaller rendition at hand — maybe smaller or larger than
-    /// asked and not cropped, marked degraded; `nil` when there is none (the asset then needs a
-    /// render). It never renders from the original.
-    func quickImage(for asset: Asset, request: ImageRequest) async -> ImageResult?
+    /// The quickest images of `assets` for `request` that decode nothing large — a preview made
+    /// ahead, an embedded thumbnail, a smaller rendition at hand — each maybe smaller or larger
+    /// than asked and not cropped, marked degraded, by UUID; an asset with none is left out (it
+    /// needs a render). Nothing is rendered from an original, and no image is started after
+    /// `deadline` (those started finish).
+    func quickImages(for assets: [Asset], request: ImageRequest, startingBefore deadline: ContinuousClock.Instant) async -> [UUID: ImageResult]
 
     /// The original file of a photo or video, open: confined to the library (no link out of it
     /// followed) and checked to be the version the library knows (``OriginalLocation/open()``).
@@ -99,8 +100,9 @@ public protocol PhotoLibrary: Sendable {
 }
 
 extension PhotoLibrary {
-    /// No quick image: a backend without previews or embedded thumbnails renders every image.
-    public func quickImage(for asset: Asset, request: ImageRequest) async -> ImageResult? { nil }
+    /// No quick images: a backend without previews or embedded thumbnails renders every image.
+    public func quickImages(for assets: [Asset], request: ImageRequest,
+                            startingBefore deadline: ContinuousClock.Instant) async -> [UUID: ImageResult] { [:] }
 
     /// The album list by asking each collection its count and key asset: one query per
     /// collection, for backends that have nothing faster.

@@ -213,8 +213,13 @@ public final class FolderLibrary: PhotoLibrary {
     ///   ``AssetsKit/LibraryError/originalUnavailable(file:)`` when it changed since it was read.
     public func originalFile(for asset: Asset) async throws -> OriginalResource {
         let file = try await locate(asset)
-        return OriginalResource(file: try await opening(file) { try originalLocation(of: file).open() }, filename: file.filename,
-                                byteSize: file.byteSize, contentType: MediaFileType.mimeType(ofFileNamed: file.filename))
+        do {
+            return OriginalResource(file: try originalLocation(of: file).open(), filename: file.filename,
+                                    byteSize: file.byteSize, contentType: MediaFileType.mimeType(ofFileNamed: file.filename))
+        } catch LibraryError.originalUnavailable(let name) {
+            await cache.relist(file.directory)
+            throw LibraryError.originalUnavailable(file: name)
+        }
     }
 
     // MARK: Changes
@@ -242,17 +247,6 @@ public final class FolderLibrary: PhotoLibrary {
 
     func cameraRollCollection(estimatedCount: Int) -> AssetCollection {
         AssetCollection(id: Self.cameraRollID, title: "All Photos", kind: .cameraRoll, estimatedAssetCount: estimatedCount)
-    }
-
-    /// `read`'s result; when it finds `file` missing or changed, its folder is listed again at
-    /// the next walk, so that the next listing has what is there now.
-    func opening<Result>(_ file: FileEntry, _ read: () async throws -> Result) async throws -> Result {
-        do {
-            return try await read()
-        } catch LibraryError.originalUnavailable(let name) {
-            await cache.relist(file.directory)
-            throw LibraryError.originalUnavailable(file: name)
-        }
     }
 
     /// Where `file` is in the library, of its version: opened only confined to the root.

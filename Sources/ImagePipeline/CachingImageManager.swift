@@ -16,7 +16,7 @@ public final class CachingImageManager: Sendable {
     let rendering: any ImageRendering
     let scheduler: RenderScheduler
     let coalescer = RenderCoalescer()
-    let prefetches = Mutex<[ImageCacheKey: Task<Void, Never>]>([:])
+    let prefetches = Mutex<[RenditionKey: Task<Void, Never>]>([:])
     private let renders = Mutex(0)
 
     /// - Parameters:
@@ -42,9 +42,9 @@ public final class CachingImageManager: Sendable {
     /// consuming task stops delivery, and the work too unless another request shares it (a
     /// render still waiting for its turn leaves the queue at once).
     ///
-    /// The final image of a fast request, and of any request without a degraded image before
-    /// it, renders as ``RenderPriority/visibleFirst``; set ``RenderPriority/requested`` around
-    /// the call to say otherwise (a sharp upgrade is ``RenderPriority/visibleSharp``).
+    /// The final image renders in the tier ``ImageRequest/priority`` gives, no more urgent than
+    /// ``RenderPriority/visibleSharp`` when a degraded image came first; a fast request's always
+    /// as ``RenderPriority/visibleFirst``.
     ///
     /// A fill larger than the original is rendered as ``ImageRequest/bounded(byOriginal:)`` gives it.
     public func image(for source: ImageSourceFile, request: ImageRequest) -> AsyncThrowingStream<ImageResult, Error> {
@@ -64,14 +64,14 @@ public final class CachingImageManager: Sendable {
     }
 
     private func deliver(_ source: ImageSourceFile, _ request: ImageRequest, yield: (ImageResult) -> Void) async throws {
-        let key = ImageCacheKey(source: source.version, request: request)
-        if let cached = cachedImage(for: key) {
+        let key = RenditionKey(source: source.version, request: request)
+        if let cached = cachedImage(for: key, keepingInMemory: request.keepsInMemory) {
             yield(cached)
             return
         }
         switch request.deliveryMode {
         case .opportunistic:
-            var priority = RenderPriority.requested ?? .visibleFirst
+            var priority = request.priority
             if var quick = quickImage(of: source, for: request) {
                 quick.isDegraded = true
                 yield(quick)
@@ -79,7 +79,7 @@ public final class CachingImageManager: Sendable {
             }
             yield(try await rendition(key, of: source, for: request, priority: priority))
         case .highQualityFormat:
-            yield(try await rendition(key, of: source, for: request, priority: RenderPriority.requested ?? .visibleFirst))
+            yield(try await rendition(key, of: source, for: request, priority: request.priority))
         case .fastFormat:
             // The quickest answer: an embedded thumbnail even when it is larger than the target
             // (a 160-pixel EXIF thumbnail for a 112-pixel cell), rather than a decode.
@@ -89,20 +89,21 @@ public final class CachingImageManager: Sendable {
             } else {
                 var fast = request
                 fast.resizeMode = .fast
-                yield(try await rendition(ImageCacheKey(source: source.version, request: fast), of: source, for: fast,
+                yield(try await rendition(RenditionKey(source: source.version, request: fast), of: source, for: fast,
                                           priority: .visibleFirst))
             }
         }
     }
 
-    /// The cached image for `key`: memory first, then disk (which refills memory).
-    func cachedImage(for key: ImageCacheKey) -> ImageResult? {
+    /// The cached image for `key`: memory first, then disk (which refills memory when
+    /// `keepingInMemory`).
+    func cachedImage(for key: RenditionKey, keepingInMemory: Bool) -> ImageResult? {
         if var hit = memoryCache.image(for: key) {
             hit.source = .memoryCache
             return hit
         }
         guard let hit = diskCache?.image(for: key) else { return nil }
-        memoryCache.store(hit, for: key)
+        if keepingInMemory { memoryCache.store(hit, for: key) }
         return hit
     }
 
@@ -148,13 +149,14 @@ public final class CachingImageManager: Sendable {
 
     /// The final rendition, shared with identical requests in flight, rendered when its turn
     /// comes at `priority` (or sooner, when a more urgent caller joins) and kept in the caches
-    /// (full-resolution images are not cached).
-    func rendition(_ key: ImageCacheKey, of source: ImageSourceFile, for request: ImageRequest,
+    /// (full-resolution images are not cached; the memory cache only when the request
+    /// ``ImageRequest/keepsInMemory``).
+    func rendition(_ key: RenditionKey, of source: ImageSourceFile, for request: ImageRequest,
                    priority: RenderPriority) async throws -> ImageResult {
         try await coalescer.result(for: key, joined: { [scheduler] in
             await scheduler.promote(key, to: priority)
         }) { [self] in
-            if let cached = cachedImage(for: key) { return cached }
+            if let cached = cachedImage(for: key, keepingInMemory: request.keepsInMemory) { return cached }
             let granted = try await scheduler.acquire(for: key, priority: priority, pixels: source.pixelSize.area)
             renders.withLock { $0 += 1 }
             let outcome: Result<ImageResult, Error>
@@ -167,7 +169,7 @@ public final class CachingImageManager: Sendable {
             var result = try outcome.get()
             result.isDegraded = false
             if !request.isFullResolution {
-                memoryCache.store(result, for: key)
+                if request.keepsInMemory { memoryCache.store(result, for: key) }
                 diskCache?.store(result, for: key)
             }
             return result

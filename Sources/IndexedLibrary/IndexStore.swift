@@ -37,8 +37,8 @@ package protocol IndexStore: Sendable {
     func assets(in collection: CollectionIdentifier, options: FetchOptions, recentlyAddedSince: Date) async throws -> FetchResult
     /// The listed (not deleted) assets among `uuids`, by UUID.
     func listedAssets(withUUIDs uuids: [UUID]) async throws -> [UUID: Asset]
-    /// The row of an asset, Recently Deleted included; `nil` when it is not in the library.
-    func record(uuid: UUID) async throws -> AssetRecord?
+    /// The rows of those `uuids` in the library, Recently Deleted included, by UUID, in one query.
+    func records(uuids: [UUID]) async throws -> [UUID: AssetRecord]
 
     // MARK: Changes
 

@@ -132,7 +132,9 @@ public final class IndexedLibrary: PhotoLibrary {
 
     /// The row of `asset`, if it is still in the library (Recently Deleted included).
     func record(of asset: Asset) async throws -> AssetRecord {
-        guard let record = try await index.record(uuid: asset.id.uuid) else { throw LibraryError.assetNotFound(asset.id.description) }
+        guard let record = try await index.records(uuids: [asset.id.uuid])[asset.id.uuid] else {
+            throw LibraryError.assetNotFound(asset.id.description)
+        }
         return record
     }
 }

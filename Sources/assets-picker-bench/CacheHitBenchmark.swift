@@ -45,7 +45,7 @@ struct CacheHitBenchmark {
     func run() async throws -> Latencies {
         try? FileManager.default.removeItem(at: diskDirectory)
         let disk = try DiskImageCache(directory: diskDirectory, byteLimit: 64 << 20)
-        let key = ImageCacheKey(source: source.version, request: request)
+        let key = RenditionKey(source: source.version, request: request)
 
         // One render (after the embedded thumbnail, degraded) fills both caches.
         let warm = CachingImageManager(diskCache: disk)

@@ -78,17 +78,18 @@ struct PreviewTests {
         #expect(await library.imageManager.renderCount == 0)
     }
 
-    @Test("quickImage gives the preview (degraded) and renders nothing; a photo with neither preview nor thumbnail gives none")
+    @Test("quickImages gives the preview (degraded) and renders nothing; a photo with neither preview nor thumbnail gives none")
     func quickImageIsThePreview() async throws {
         let (tree, library, _) = try await indexed([Self.png])
         defer { tree.remove() }
         let request = ImageRequest(targetSize: PixelSize(width: 120, height: 120), contentMode: .fill, deliveryMode: .fastFormat)
-        let quick = try #require(await library.quickImage(for: try await asset(named: "basn2c08.png", in: library), request: request))
+        let photo = try await asset(named: "basn2c08.png", in: library)
+        let quick = try #require(await library.quickImages(for: [photo], request: request, startingBefore: .now)[photo.id.uuid])
         #expect(quick.source == .preview && quick.isDegraded)
         #expect(quick.pixelSize == PixelSize(width: 32, height: 32))
         let url = try #require(try await previewURL(of: Self.png, in: library))
         try FileManager.default.removeItem(at: url)
-        #expect(await library.quickImage(for: try await asset(named: "basn2c08.png", in: library), request: request) == nil)
+        #expect(await library.quickImages(for: [photo], request: request, startingBefore: .now).isEmpty)
         #expect(await library.imageManager.renderCount == 0)
     }
 

@@ -3,6 +3,7 @@ import FolderLibrary
 import Foundation
 import HTTPTypes
 import Hummingbird
+import ImagePipeline
 import Logging
 import NIOCore
 import NIOEmbedded
@@ -43,12 +44,12 @@ import TestSupport
             let browser = try #require(signIn.redeem(link: signIn.makeLink()))
             personCookie = "\(state.personCookieName)=\(browser)"
             state.assets.remember([asset])
-            let query = try ImageQuery { ["w": "64", "h": "64", "mode": "fill"][$0] }
+            let request = try ImageRequest(priority: .visibleFirst) { ["w": "64", "h": "64", "mode": "fill"][$0] }
             let head = HTTPResponse(status: .ok, headerFields: [.contentType: "image/jpeg", .contentLength: "2000", .eTag: "\"cafe\"",
                                                                 HTTPField.Name("X-Image-Size")!: "64x64"])
             state.media.renditions.remember(RenditionMemo.Rendition(answer: PreparedAnswer(head: head, body: rendition), tag: "\"cafe\"",
                                                                     cacheControl: state.media.cacheControl),
-                                            for: RenditionKey(asset, query))
+                                            for: RenditionKey(asset, request))
         }
 
         func path(_ query: String, token: String? = nil, asset id: String? = nil) -> String {

@@ -1,5 +1,7 @@
 import Foundation
+import AssetsKit
 import Hummingbird
+import ImagePipeline
 @testable import PickerServer
 import Testing
 
@@ -9,12 +11,12 @@ import Testing
         RenditionMemo.Rendition(answer: PreparedAnswer(head: HTTPResponse(status: .ok), body: ByteBuffer(repeating: 0xAB, count: bytes)), tag: "\"t\"", cacheControl: "private")
     }
 
-    private let asset = UUID()
+    private let asset = UUID().uuidString
 
     /// The key of the same asset at the `index`-th size.
     private func key(_ index: Int) -> RenditionKey {
-        RenditionKey(asset: asset, byteSize: 1_000, modified: Date(timeIntervalSince1970: 0), width: 100 + index, height: 100,
-                     mode: .fill, format: .jpeg, quality: 80)
+        RenditionKey(source: SourceVersion(assetKey: asset, byteSize: 1_000, modificationTime: 0),
+                     request: ImageRequest(targetSize: PixelSize(width: 100 + index, height: 100), contentMode: .fill, quality: 80))
     }
 
     @Test func neverHoldsMoreThanItsLimitAndDropsTheLeastRecentlyUsedFirst() {

@@ -37,7 +37,7 @@ public final class DiskImageCache: ImageCaching {
         }
     }
 
-    public func image(for key: ImageCacheKey) -> ImageResult? {
+    public func image(for key: RenditionKey) -> ImageResult? {
         let name = Self.fileName(for: key)
         let path = directory.appendingPathComponent(name).path
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -60,7 +60,7 @@ public final class DiskImageCache: ImageCaching {
         return image
     }
 
-    public func store(_ image: ImageResult, for key: ImageCacheKey) {
+    public func store(_ image: ImageResult, for key: RenditionKey) {
         let bytes = Self.encode(image, for: key)
         guard Int64(bytes.count) <= byteLimit else { return }
         let name = Self.fileName(for: key)
@@ -91,13 +91,13 @@ public final class DiskImageCache: ImageCaching {
     }
 
     /// The name of the file that holds `key`'s image.
-    public static func fileName(for key: ImageCacheKey) -> String {
+    public static func fileName(for key: RenditionKey) -> String {
         String(FNV1a.hash(Array(key.description.utf8)), radix: 16) + "." + fileExtension
     }
 
     // MARK: File format
 
-    private static func encode(_ image: ImageResult, for key: ImageCacheKey) -> [UInt8] {
+    private static func encode(_ image: ImageResult, for key: RenditionKey) -> [UInt8] {
         let keyBytes = Array(key.description.utf8)
         var bytes = magic
         bytes.reserveCapacity(magic.count + 40 + keyBytes.count + image.data.count)
@@ -112,7 +112,7 @@ public final class DiskImageCache: ImageCaching {
         return bytes
     }
 
-    private static func decode(_ bytes: [UInt8], for key: ImageCacheKey) -> ImageResult? {
+    private static func decode(_ bytes: [UInt8], for key: RenditionKey) -> ImageResult? {
         var reader = ByteReader(bytes: bytes)
         guard reader.take(magic.count) == magic[...],
               let keyLength = reader.uint32(), let keyBytes = reader.take(Int(keyLength)),

@@ -15,11 +15,11 @@ public final class MemoryImageCache: ImageCaching {
         self.state = Mutex(LRUState())
     }
 
-    public func image(for key: ImageCacheKey) -> ImageResult? {
+    public func image(for key: RenditionKey) -> ImageResult? {
         state.withLock { $0.touch(key)?.image }
     }
 
-    public func store(_ image: ImageResult, for key: ImageCacheKey) {
+    public func store(_ image: ImageResult, for key: RenditionKey) {
         let cost = image.data.count
         guard cost <= byteLimit else { return }
         state.withLock { state in
@@ -50,37 +50,37 @@ public final class MemoryImageCache: ImageCaching {
 /// A doubly linked list in recency order plus an index, guarded by the cache's lock.
 private struct LRUState: ~Copyable {
     final class Node {
-        let key: ImageCacheKey
+        let key: RenditionKey
         let image: ImageResult
         let cost: Int
         var newer: Node?
         weak var older: Node?
 
-        init(key: ImageCacheKey, image: ImageResult, cost: Int) {
+        init(key: RenditionKey, image: ImageResult, cost: Int) {
             self.key = key
             self.image = image
             self.cost = cost
         }
     }
 
-    private var nodes: [ImageCacheKey: Node] = [:]
-    private var keysBySource: [SourceVersion: Set<ImageCacheKey>] = [:]
+    private var nodes: [RenditionKey: Node] = [:]
+    private var keysBySource: [SourceVersion: Set<RenditionKey>] = [:]
     private var newest: Node?
     private var oldest: Node?
     private(set) var totalBytes = 0
 
-    func peek(_ key: ImageCacheKey) -> Node? { nodes[key] }
+    func peek(_ key: RenditionKey) -> Node? { nodes[key] }
 
-    func keys(of source: SourceVersion) -> Set<ImageCacheKey> { keysBySource[source] ?? [] }
+    func keys(of source: SourceVersion) -> Set<RenditionKey> { keysBySource[source] ?? [] }
 
-    mutating func touch(_ key: ImageCacheKey) -> Node? {
+    mutating func touch(_ key: RenditionKey) -> Node? {
         guard let node = nodes[key] else { return nil }
         unlink(node)
         linkAsNewest(node)
         return node
     }
 
-    mutating func insert(_ image: ImageResult, for key: ImageCacheKey, cost: Int) {
+    mutating func insert(_ image: ImageResult, for key: RenditionKey, cost: Int) {
         if let existing = nodes[key] { remove(existing) }
         let node = Node(key: key, image: image, cost: cost)
         nodes[key] = node

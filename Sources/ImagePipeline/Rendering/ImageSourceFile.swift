@@ -43,8 +43,7 @@ public struct ImageSourceFile: Sendable, Hashable {
 
     /// Identifies this version of the file: asset, size and modification time to the nanosecond.
     public var version: SourceVersion {
-        SourceVersion(assetKey: assetKey, byteSize: byteSize,
-                      modificationTime: Int64((modificationDate.timeIntervalSince1970 * 1e9).rounded()))
+        SourceVersion(assetKey: assetKey, byteSize: byteSize, modificationTime: SourceVersion.nanoseconds(modificationDate))
     }
 }
 
@@ -59,5 +58,16 @@ public struct SourceVersion: Sendable, Hashable {
         self.assetKey = assetKey
         self.byteSize = byteSize
         self.modificationTime = modificationTime
+    }
+
+    /// The version of `asset`'s original its library read: the version of the source the
+    /// library gives for it (``ImageSourceFile/init(asset:original:)``).
+    public init(_ asset: Asset) {
+        self.init(assetKey: asset.id.uuid.uuidString, byteSize: asset.byteSize, modificationTime: Self.nanoseconds(asset.modificationDate))
+    }
+
+    /// `date` in whole nanoseconds since 1970.
+    static func nanoseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1e9).rounded())
     }
 }

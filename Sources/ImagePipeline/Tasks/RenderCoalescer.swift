@@ -12,12 +12,12 @@ actor RenderCoalescer {
         var waiters: [Int: CheckedContinuation<ImageResult, Error>] = [:]
     }
 
-    private var flights: [ImageCacheKey: Flight] = [:]
+    private var flights: [RenditionKey: Flight] = [:]
     private var nextWaiter = 0
 
     /// The result of `work` for `key`, shared with every other caller asking for `key` meanwhile.
     /// `joined` is told when the caller joins work that was already under way.
-    func result(for key: ImageCacheKey, joined: @Sendable () async -> Void = {},
+    func result(for key: RenditionKey, joined: @Sendable () async -> Void = {},
                 work: @escaping @Sendable () async throws -> ImageResult) async throws -> ImageResult {
         nextWaiter += 1
         let waiter = nextWaiter
@@ -45,14 +45,14 @@ actor RenderCoalescer {
 
     /// How many callers wait for the work for `key`. Tests wait on it to know that every
     /// caller has joined the work before they let it finish.
-    func waiterCount(for key: ImageCacheKey) -> Int { flights[key]?.waiters.count ?? 0 }
+    func waiterCount(for key: RenditionKey) -> Int { flights[key]?.waiters.count ?? 0 }
 
-    private func finish(_ key: ImageCacheKey, with outcome: Result<ImageResult, Error>) {
+    private func finish(_ key: RenditionKey, with outcome: Result<ImageResult, Error>) {
         guard let flight = flights.removeValue(forKey: key) else { return }
         for continuation in flight.waiters.values { continuation.resume(with: outcome) }
     }
 
-    private func leave(_ key: ImageCacheKey, waiter: Int) {
+    private func leave(_ key: RenditionKey, waiter: Int) {
         guard let continuation = flights[key]?.waiters.removeValue(forKey: waiter) else { return }
         continuation.resume(throwing: CancellationError())
         if flights[key]?.waiters.isEmpty == true {

@@ -1,3 +1,4 @@
+import AssetsKit
 /// Bounds how many renders run at once, in three tiers: a visible cell's first image, then the
 /// sharp upgrade of a visible cell, then prefetch; and how many pixels their decodes hold
 /// together.
@@ -29,7 +30,7 @@ actor RenderScheduler {
 
     private struct Waiter {
         let ticket: Int
-        let key: ImageCacheKey
+        let key: RenditionKey
         var priority: RenderPriority
         let pixels: Int
         let continuation: CheckedContinuation<RenderSlot, Error>
@@ -53,7 +54,7 @@ actor RenderScheduler {
 
     /// Waits for a slot for a render whose decode holds up to `pixels`; pass the slot to
     /// ``release(_:)`` when the render ends.
-    func acquire(for key: ImageCacheKey, priority: RenderPriority, pixels: Int = 1) async throws -> RenderSlot {
+    func acquire(for key: RenditionKey, priority: RenderPriority, pixels: Int = 1) async throws -> RenderSlot {
         try Task.checkCancellation()
         if !isWaiting(priority), canStart(priority, pixels: pixels) {
             return occupy(priority, pixels: pixels)
@@ -84,7 +85,7 @@ actor RenderScheduler {
 
     /// Someone now waits for the result of work for `key` at `priority`: let it start as that,
     /// if that is more urgent than it waited as.
-    func promote(_ key: ImageCacheKey, to priority: RenderPriority) {
+    func promote(_ key: RenditionKey, to priority: RenderPriority) {
         for index in waiting.indices where waiting[index].key == key && waiting[index].priority < priority {
             waiting[index].priority = priority
         }

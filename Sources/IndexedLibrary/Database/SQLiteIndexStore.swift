@@ -99,20 +99,25 @@ struct SQLiteIndexStore: IndexStore {
     }
 
     func listedAssets(withUUIDs uuids: [UUID]) async throws -> [UUID: Asset] {
-        try await database.pool.read { db in
-            var found: [UUID: Asset] = [:]
-            for start in stride(from: 0, to: uuids.count, by: 500) {
-                let chunk = uuids[start..<min(uuids.count, start + 500)]
-                let records = try AssetRecord.filter(chunk.contains(Column("uuid")) && Column("deletedAt") == nil).fetchAll(db)
-                for record in records { found[record.uuid] = record.asset }
-            }
-            return found
-        }
+        try await rows(uuids: uuids, listedOnly: true).mapValues(\.asset)
     }
 
-    func record(uuid: UUID) async throws -> AssetRecord? {
-        try await database.pool.read { db in
-            try AssetRecord.filter(Column("uuid") == uuid).fetchOne(db)
+    func records(uuids: [UUID]) async throws -> [UUID: AssetRecord] {
+        try await rows(uuids: uuids, listedOnly: false)
+    }
+
+    /// The rows of `uuids`, by UUID, in one read (500 UUIDs to a statement); `listedOnly`
+    /// leaves out Recently Deleted.
+    private func rows(uuids: [UUID], listedOnly: Bool) async throws -> [UUID: AssetRecord] {
+        guard !uuids.isEmpty else { return [:] }
+        return try await database.pool.read { db in
+            var found: [UUID: AssetRecord] = [:]
+            for start in stride(from: 0, to: uuids.count, by: 500) {
+                var rows = AssetRecord.filter(uuids[start..<min(uuids.count, start + 500)].contains(Column("uuid")))
+                if listedOnly { rows = rows.filter(Column("deletedAt") == nil) }
+                for record in try rows.fetchAll(db) { found[record.uuid] = record }
+            }
+            return found
         }
     }
 }

@@ -1,10 +1,14 @@
+import AssetsKit
+
 /// What a client asks of a base URL by what it appends, as the Google Photos Picker API reads it:
 /// `=wW-hH` (fit inside W×H), `=wW-hH-c` (crop to exactly W×H), `=wW` or `=hH` alone (that
 /// width or height, the other side in proportion), `=d` (a photo's original bytes, without
 /// location) and `=dv` (a video's bytes).
 enum BaseURLParameters: Equatable {
-    /// A rendition `width`×`height` (a missing side is `nil`); `crop` fills the box exactly.
-    case image(width: Int?, height: Int?, crop: Bool)
+    /// A rendition: `width`×`height` (a missing side may be as long as the largest allowed),
+    /// filled exactly when cropped; JPEG at quality 85. A client program's download is nobody's
+    /// first screen: it never delays one (``RenderPriority/visibleSharp``).
+    case image(ImageRequest)
     /// A photo's original bytes, location removed.
     case download
     /// A video's bytes.
@@ -22,8 +26,8 @@ enum BaseURLParameters: Equatable {
         var width: Int?, height: Int?, crop = false
         for option in text.split(separator: "-", omittingEmptySubsequences: false) {
             func side(_ value: Substring) throws(APIError) -> Int {
-                guard let number = DecimalText.wholeNumber(String(value)), (1...ImageQuery.maximumSide).contains(number) else {
-                    throw .badParameter("A side must be a whole number from 1 to \(ImageQuery.maximumSide); got '\(value)'.")
+                guard let number = DecimalText.wholeNumber(String(value)), (1...ImageRequest.maximumServedSide).contains(number) else {
+                    throw .badParameter("A side must be a whole number from 1 to \(ImageRequest.maximumServedSide); got '\(value)'.")
                 }
                 return number
             }
@@ -36,14 +40,7 @@ enum BaseURLParameters: Equatable {
         }
         guard width != nil || height != nil else { throw .badParameter(usage + ".") }
         guard !crop || (width != nil && height != nil) else { throw .badParameter("'-c' crops to a size: give both '=wW-hH-c'.") }
-        self = .image(width: width, height: height, crop: crop)
-    }
-
-    /// The rendition query of an `.image`; a missing side may be as long as the largest allowed.
-    var imageQuery: ImageQuery? {
-        guard case let .image(width, height, crop) = self else { return nil }
-        let values = ["w": String(width ?? ImageQuery.maximumSide), "h": String(height ?? ImageQuery.maximumSide),
-                      "mode": crop ? "fill" : "fit", "quality": "85"]
-        return try? ImageQuery { values[$0] }
+        self = .image(ImageRequest(served: width ?? ImageRequest.maximumServedSide, height ?? ImageRequest.maximumServedSide,
+                                   mode: crop ? .fill : .fit, quality: 85, priority: .visibleSharp))
     }
 }

@@ -67,12 +67,10 @@ struct MediaItemRoutes: Sendable {
               let picked = session.pickedItem(uuid), let asset = try await state.stillPickable([picked]).first else {
             throw APIError.notFound
         }
-        let parameters = try BaseURLParameters(url.parameters)
-        switch parameters {
-        case .image:
-            guard let query = parameters.imageQuery else { throw APIError.badParameter("The size appended to the baseUrl is out of range.") }
-            // A client program's download is nobody's first screen: it never delays one.
-            return try await state.media.image(of: asset, query: query, request: request, session: session.id, tier: .visibleSharp)
+        switch try BaseURLParameters(url.parameters) {
+        case .image(let rendition):
+            return try await state.media.image(of: asset, request: rendition, ifNoneMatch: request.headers[.ifNoneMatch],
+                                               session: session.id, asker: .client)
         case .download:
             guard asset.mediaType != .video else { throw APIError.badParameter("'=d' is a photo's bytes; a video's are at '=dv'.") }
             return try await state.media.originalWithoutLocation(of: asset)

@@ -4,8 +4,15 @@ import HTTPTypes
 import Hummingbird
 import ImagePipeline
 
-/// Answers with an asset's renditions and originals: the one path from an HTTP request to the
-/// library's image pipeline, whichever API asked.
+/// Every image the server makes for a session, and its originals: the one path from an HTTP
+/// request to the library's image pipeline, whichever API asked — the picker page's image
+/// route and its fast path, its thumbnail batches and prefetch, the client program's baseUrls.
+///
+/// Each arrives as one typed ``AssetsKit/ImageRequest`` (its tier in it) and is named by one
+/// `RenditionKey`, from which the memo's key and the entity tag derive. Whatever has to be
+/// made takes a place in its session's one budget (``SessionRenderBudget``) and is given up
+/// when its client leaves, when a more urgent image of the session takes its place, or — for
+/// the picker page's — when the session's last page goes (``PickerPages``).
 ///
 /// No request names a file: the asset comes from the caller's session or the library, and the
 /// library says where its original is.
@@ -16,53 +23,161 @@ struct MediaResponder: Sendable {
     var cacheControl = "private, max-age=86400"
     /// Final renditions answered lately, sent again without asking the library.
     let renditions: RenditionMemo
-    /// What each session may have rendered at once.
+    /// What each session may have asked for and not received.
     let budget: SessionRenderBudget
+    /// The pages open on each session, and each session's prefetch.
+    let pages: PickerPages
 
     init(library: any PhotoLibrary, renditions: RenditionMemo = RenditionMemo(),
          budget: SessionRenderBudget = SessionRenderBudget(limit: PickerServerLimits().rendersPerSession)) {
         self.library = library
         self.renditions = renditions
         self.budget = budget
+        pages = PickerPages(budget: budget)
     }
 
-    /// The asset rendered as `query` asks; 304 when the caller's copy (`If-None-Match`) is current.
+    /// The asset rendered as `request` asks; 304 when the caller's copy (`ifNoneMatch`) is current.
     ///
     /// Once the final rendition has been answered, it answers every delivery mode (it is the
-    /// best answer there is), cacheable and tagged; a `fast` answer rendered for the occasion may
-    /// be a stand-in, and is neither tagged nor stored.
-    ///
-    /// A render takes a place in `session`'s budget (``SessionRenderBudget``: 429 beyond it)
-    /// and the render queue's tier `tier` (a `fast` request is always a visible cell's first
-    /// image); it is given up as soon as the client closes its connection.
-    func image(of asset: Asset, query: ImageQuery, request: Request, session: String, tier: RenderPriority) async throws -> Response {
-        if let answer = answerWithoutRendering(of: asset, query: query, ifNoneMatch: request.headers[.ifNoneMatch]) {
+    /// best answer there is), cacheable and tagged; a `fast` answer made for the occasion may be
+    /// a stand-in, and is neither tagged nor kept. A render takes a place in `session`'s budget
+    /// for `asker` (429 beyond it) and is given up as soon as the client closes its connection.
+    func image(of asset: Asset, request: ImageRequest, ifNoneMatch: String?, session: String, asker: ImageAsker) async throws -> Response {
+        if let answer = answerWithoutRendering(of: asset, request: request, ifNoneMatch: ifNoneMatch) {
             return answer.response
         }
-        let result = try await render(asset, query, session: session, tier: query.delivery == .fastFormat ? .visibleFirst : tier)
-        let bytes = ByteBuffer(data: result.data), pixelSize = "\(result.pixelSize.width)x\(result.pixelSize.height)"
-        guard query.delivery != .fastFormat else {
-            // The quickest answer may be a degraded one today and the final one tomorrow.
-            return answer(bytes, contentType: result.format.mimeType, pixelSize: pixelSize, tag: nil, degraded: result.isDegraded).response
+        let result: ImageResult
+        do {
+            result = try await withinBudget(session: session, tier: request.priority, asker: asker, departure: ClientDeparture.current) {
+                [library] in try await library.finalImage(for: asset, request: request)
+            }
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw Self.apiError(error, asset: asset)
         }
-        let tag = entityTag(of: asset, query: query)
-        let final = answer(bytes, contentType: result.format.mimeType, pixelSize: pixelSize, tag: tag, degraded: result.isDegraded)
-        renditions.remember(RenditionMemo.Rendition(answer: final, tag: tag, cacheControl: cacheControl), for: RenditionKey(asset, query))
-        return final.response
+        guard request.deliveryMode != .fastFormat else {
+            // The quickest answer may be a degraded one today and the final one tomorrow.
+            return Self.answer(result, tag: nil, cacheControl: cacheControl).response
+        }
+        return remember(result, of: asset, request: request).answer.response
     }
 
     /// The answer to a rendition request that needs neither the library nor the pipeline: 304
     /// when the caller's copy is current, else the remembered final rendition; `nil` when the
-    /// image has to be rendered. Cheap and synchronous, so that an event loop may call it.
-    func answerWithoutRendering(of asset: Asset, query: ImageQuery, ifNoneMatch: String?) -> PreparedAnswer? {
-        if let known = renditions.rendition(for: RenditionKey(asset, query)) {
+    /// image has to be made. Cheap and synchronous, so that an event loop may call it.
+    func answerWithoutRendering(of asset: Asset, request: ImageRequest, ifNoneMatch: String?) -> PreparedAnswer? {
+        let key = RenditionKey(asset, request)
+        if let known = renditions.rendition(for: key) {
             if let ifNoneMatch, Self.matches(ifNoneMatch, known.tag) { return known.notModified }
             return known.answer
         }
         // A fast request is only sure to be answered by what the caller holds once the final one exists.
-        guard query.delivery != .fastFormat, let ifNoneMatch else { return nil }
-        let tag = entityTag(of: asset, query: query)
+        guard request.deliveryMode != .fastFormat, let ifNoneMatch else { return nil }
+        let tag = key.entityTag
         return Self.matches(ifNoneMatch, tag) ? .notModified(tag: tag, cacheControl: cacheControl) : nil
+    }
+
+    /// The thumbnails of `assets` at hand for a batch (``ThumbnailBatch``), by UUID: the final
+    /// renditions remembered, and for the others (``ThumbnailBatch/maximumQuickImages`` at most)
+    /// the quickest image the library has, made in one place of `session`'s budget and started
+    /// within ``ThumbnailBatch/quickImageTime``. Nothing is rendered from an original; with the
+    /// budget full, only the remembered ones come (the page asks for the rest one by one).
+    func thumbnails(of assets: [Asset], request: ImageRequest, session: String) async throws -> [UUID: ThumbnailBatch.Thumbnail] {
+        var thumbnails: [UUID: ThumbnailBatch.Thumbnail] = [:], wanting: [Asset] = []
+        for asset in assets {
+            if let answer = answerWithoutRendering(of: asset, request: request, ifNoneMatch: nil), let body = answer.body {
+                thumbnails[asset.id.uuid] = ThumbnailBatch.Thumbnail(type: answer.head.headerFields[.contentType] ?? request.format.mimeType,
+                                                                     bytes: body, isFinal: true)
+            } else if wanting.count < ThumbnailBatch.maximumQuickImages {
+                wanting.append(asset)
+            }
+        }
+        guard !wanting.isEmpty else { return thumbnails }
+        let deadline = ContinuousClock.now + ThumbnailBatch.quickImageTime
+        let quick: [UUID: ImageResult]
+        do {
+            quick = try await withinBudget(session: session, tier: request.priority, asker: .page, departure: ClientDeparture.current) {
+                [library, wanting] in await library.quickImages(for: wanting, request: request, startingBefore: deadline)
+            }
+        } catch let refusal as APIError where refusal.code == SessionRenderBudget.refusalCode {
+            return thumbnails
+        }
+        for (uuid, image) in quick {
+            thumbnails[uuid] = ThumbnailBatch.Thumbnail(type: image.format.mimeType, bytes: ByteBuffer(data: image.data), isFinal: false)
+        }
+        return thumbnails
+    }
+
+    /// Starts rendering `assets` for `request` (a prefetch tier) as `session`'s prefetch,
+    /// superseding the one it had: as many at a time as there are cores, each in a place of the
+    /// session's budget, into the memo. It yields to the session's visible images: when the
+    /// budget is full it stops, as it does when the session's last page goes.
+    func prefetch(_ assets: [Asset], request: ImageRequest, session: String) {
+        pages.startPrefetch(session: session) { [self] in
+            let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+            await withTaskGroup(of: Bool.self) { group in
+                var next = 0, goesOn = true
+                func startNext() {
+                    guard goesOn, next < assets.count, !Task.isCancelled else { return }
+                    let asset = assets[next]
+                    next += 1
+                    group.addTask { await prefetchOne(asset, request: request, session: session) }
+                }
+                for _ in 0..<width { startNext() }
+                while let made = await group.next() {
+                    goesOn = goesOn && made
+                    startNext()
+                }
+            }
+        }
+    }
+
+    /// A page of `session` opened (its event stream); end the visit when it goes.
+    func pageOpened(session: String) -> PageVisit {
+        pages.pageOpened(session: session)
+    }
+
+    /// Renders one prefetched asset into the memo; `false` when the prefetch should stop (the
+    /// session's budget is full of more urgent images, or the prefetch was stopped).
+    private func prefetchOne(_ asset: Asset, request: ImageRequest, session: String) async -> Bool {
+        guard renditions.rendition(for: RenditionKey(asset, request)) == nil else { return true }
+        do {
+            let result = try await withinBudget(session: session, tier: request.priority, asker: .page, departure: nil) {
+                [library] in try await library.finalImage(for: asset, request: request)
+            }
+            remember(result, of: asset, request: request)
+            return true
+        } catch is APIError, is CancellationError {
+            return false
+        } catch {
+            return !Task.isCancelled // one unreadable file does not stop the rest
+        }
+    }
+
+    /// `work`'s value, made in a place of `session`'s budget for `asker` at `tier`, waited for
+    /// only while the client (`departure`) is there, the budget keeps the place and, for the
+    /// page's work, a page of the session is open.
+    private func withinBudget<Value: Sendable>(session: String, tier: RenderPriority, asker: ImageAsker, departure: ClientDeparture?,
+                                               _ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        let stop = RenderStop()
+        let ticket = try budget.admit(session: session, tier: tier, asker: asker, stop: stop)
+        defer { budget.release(ticket, session: session) }
+        let watch = departure?.watch { stop.fire(.clientLeft) }
+        defer { if let watch { departure?.unwatch(watch) } }
+        return try await stop.racing(work)
+    }
+
+    /// Keeps the final rendition `result` of `asset` for `request` in the memo, tagged, and
+    /// gives it back as it is answered.
+    @discardableResult
+    private func remember(_ result: ImageResult, of asset: Asset, request: ImageRequest) -> RenditionMemo.Rendition {
+        let key = RenditionKey(asset, request)
+        let tag = key.entityTag
+        let rendition = RenditionMemo.Rendition(answer: Self.answer(result, tag: tag, cacheControl: cacheControl), tag: tag,
+                                                cacheControl: cacheControl)
+        renditions.remember(rendition, for: key)
+        return rendition
     }
 
     /// A rendition's answer: tagged and cacheable when it is the final one (`tag` given), else `no-store`.
@@ -70,109 +185,32 @@ struct MediaResponder: Sendable {
     /// The final one also says so in `Server-Timing: final`: the one header of an `<img>`'s answer
     /// a page can read (its resource timing), so that the picker page does not fetch again as an
     /// upgrade what a `fast` request was answered with already.
-    private func answer(_ bytes: ByteBuffer, contentType: String, pixelSize: String, tag: String?, degraded: Bool) -> PreparedAnswer {
-        var headers: HTTPFields = [.contentType: contentType]
+    private static func answer(_ result: ImageResult, tag: String?, cacheControl: String) -> PreparedAnswer {
+        let bytes = ByteBuffer(data: result.data)
+        var headers: HTTPFields = [.contentType: result.format.mimeType]
         headers[.contentLength] = String(bytes.readableBytes)
         if let tag {
             headers[.eTag] = tag
             headers[.cacheControl] = cacheControl
-            headers[Self.serverTiming] = "final"
+            headers[serverTiming] = "final"
         } else {
             headers[.cacheControl] = "no-store"
         }
-        headers[Self.imageSize] = pixelSize
-        headers[Self.imageDegraded] = degraded ? "1" : "0"
+        headers[imageSize] = "\(result.pixelSize.width)x\(result.pixelSize.height)"
+        headers[imageDegraded] = result.isDegraded ? "1" : "0"
         return PreparedAnswer(head: HTTPResponse(status: .ok, headerFields: headers), body: bytes)
-    }
-
-    /// The final image of `asset` for `query`, rendered within `session`'s budget at `tier`;
-    /// waited for only while the client is there and the budget keeps its place.
-    private func render(_ asset: Asset, _ query: ImageQuery, session: String, tier: RenderPriority) async throws -> ImageResult {
-        let stop = RenderStop()
-        let ticket = try budget.admit(session: session, tier: tier, stop: stop)
-        defer { budget.release(ticket, session: session) }
-        let departure = ClientDeparture.current
-        let watch = departure?.watch { stop.fire(.clientLeft) }
-        defer { if let watch { departure?.unwatch(watch) } }
-        let library = library, request = query.request
-        do {
-            return try await stop.racing {
-                try await RenderPriority.$requested.withValue(tier) {
-                    try await library.finalImage(for: asset, request: request)
-                }
-            }
-        } catch let error as APIError {
-            throw error
-        } catch {
-            throw Self.apiError(error, asset: asset)
-        }
     }
 
     private static let imageSize = HTTPField.Name("X-Image-Size")!
     private static let imageDegraded = HTTPField.Name("X-Image-Degraded")!
     private static let serverTiming = HTTPField.Name("Server-Timing")!
 
-    /// The asset's original file, or the part of it a `Range` header asks for.
-    func original(of asset: Asset, request: Request, context: some RequestContext) async throws -> Response {
-        let original: OriginalResource
-        do {
-            original = try await library.originalFile(for: asset)
-        } catch {
-            throw Self.apiError(error, asset: asset)
-        }
-        // The open file (the version the library knows, checked at open): its version is the validator.
-        guard let version = OriginalFileVersion(original.file) else { throw APIError.notFound }
-        let length = version.size
-        let tag = version.entityTag(of: asset.id.uuid)
-        var headers: HTTPFields = [.contentType: original.contentType, .acceptRanges: "bytes", .eTag: tag,
-                                   .cacheControl: cacheControl]
-        headers[.contentDisposition] = "inline; filename=\"\(Self.headerSafe(original.filename))\""
-        if request.headers[.ifNoneMatch].map({ Self.matches($0, tag) }) == true {
-            return Response(status: .notModified, headers: headers)
-        }
-        // A Range with an If-Range that no longer matches gets the whole, current file.
-        let rangeHeader = request.headers[.ifRange].map { $0 == tag } ?? true ? request.headers[.range] : nil
-        switch ByteRange(header: rangeHeader, length: length) {
-        case .whole:
-            headers[.contentLength] = String(length)
-            guard length > 0 else { return Response(status: .ok, headers: headers) }
-            return Response(status: .ok, headers: headers, body: version.body(of: original.file, ranges: [0...(length - 1)]))
-        case .part(let range):
-            headers[.contentLength] = String(range.count)
-            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(length)"
-            return Response(status: .partialContent, headers: headers,
-                            body: version.body(of: original.file, ranges: [range.lowerBound...range.upperBound]))
-        case .unsatisfiable:
-            var error = APIError(.rangeNotSatisfiable, code: "rangeNotSatisfiable",
-                                 "The range asked for lies outside the file's \(length) bytes.")
-            error.headers[.contentRange] = "bytes */\(length)"
-            throw error
-        }
-    }
-
-    /// A strong ETag of a rendition: the asset's version and everything the query asks for.
-    private func entityTag(of asset: Asset, query: ImageQuery) -> String {
-        let text = "\(Self.versionHash(of: asset))|\(query.width)x\(query.height)|\(query.mode)|\(query.format)|\(query.quality)"
-        return "\"\(String(FNV1a.hash(Array(text.utf8)), radix: 16))\""
-    }
-
-    /// A hash of the asset's identity and its original's version (size and modification time).
-    private static func versionHash(of asset: Asset) -> UInt64 {
-        let text = "\(asset.id.uuid)|\(asset.byteSize)|\(asset.modificationDate.timeIntervalSince1970)"
-        return FNV1a.hash(Array(text.utf8))
-    }
-
     /// Whether an `If-None-Match` header names `tag` (or is `*`).
-    private static func matches(_ header: String, _ tag: String) -> Bool {
+    static func matches(_ header: String, _ tag: String) -> Bool {
         header.split(separator: ",").contains { candidate in
             let trimmed = candidate.trimmingCharacters(in: .whitespaces)
             return trimmed == "*" || trimmed == tag || trimmed == "W/" + tag
         }
-    }
-
-    /// A file name that cannot break out of a quoted header value.
-    private static func headerSafe(_ name: String) -> String {
-        String(name.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" ? Character($0) : "_" })
     }
 
     /// What a failure of the library means to the caller: an original that is gone, changed

@@ -136,8 +136,8 @@ final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
                                                          token: Self.text(target.token, reusing: &sessionToken)),
               session.state == .picking,
               let asset = state.assets.asset(target.asset), ServerState.isVisible(asset, in: session),
-              let query = try? ImageQuery(allowsDelivery: true, value: target.value) else { return nil }
-        return state.media.answerWithoutRendering(of: asset, query: query, ifNoneMatch: headers.ifNoneMatch)
+              let request = try? ImageRequest(allowsDelivery: true, priority: .visibleFirst, value: target.value) else { return nil }
+        return state.media.answerWithoutRendering(of: asset, request: request, ifNoneMatch: headers.ifNoneMatch)
     }
 
     /// `text` as a string: `known` when it has the same bytes (a connection's requests name the

@@ -1,14 +1,16 @@
 import Hummingbird
+import ImagePipeline
 import Synchronization
 
 /// The final renditions the server answered lately, ready to be sent again: a grid that is
 /// opened again, or scrolled back, is answered without touching the library or the image
 /// pipeline (no index read, no cache file, no thread hand-off).
 ///
-/// Keyed by ``RenditionKey`` (one version of one original at one size, cut, format and quality:
-/// what the entity tag names, without making the tag's text on every request); bounded in bytes,
-/// the least recently used going first. Only final renditions go in, so whatever is found may
-/// be answered to any delivery mode.
+/// Keyed by the pipeline's `RenditionKey`, the one name of a rendition (its entity tag derives
+/// from it); bounded in bytes, the least recently used going first. Only final renditions go in,
+/// so whatever is found may be answered to any delivery mode. The server's renders ask the
+/// pipeline not to keep their bytes in memory (``AssetsKit/ImageRequest/keepsInMemory``): the
+/// bytes of a rendition are held here, once.
 final class RenditionMemo: Sendable {
     /// A rendition as it goes on the wire (a class: handed out on every hit, one reference to count).
     final class Rendition: Sendable {

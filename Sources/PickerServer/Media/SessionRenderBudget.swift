@@ -1,19 +1,22 @@
-import ImagePipeline
+import AssetsKit
 import Synchronization
 
-/// How many renders one session may have asked for and not received yet
-/// (``PickerServerLimits/rendersPerSession``), so that a person — or anyone holding a session's
-/// URL — cannot make the server do unbounded work by opening connections: a browser holds six
-/// to a server, far below the limit.
+/// How many images one session may have asked for and not received yet
+/// (``PickerServerLimits/rendersPerSession``), whoever asked and however: the picker page's
+/// images, thumbnail batches and prefetch, and the client program's baseUrls. So a person — or
+/// anyone holding a session's URL — cannot make the server do unbounded work by opening
+/// connections or sending batches: a browser holds six connections to a server, far below the limit.
 ///
-/// At the limit, a more urgent render takes the place of the oldest of the least urgent ones
-/// (a visible cell's first image before a sharp upgrade, see ``RenderPriority``), which then
-/// answers 429 at once; a render no more urgent than any is refused with 429 before any work.
-/// Renders answered from memory never get here.
+/// At the limit, a more urgent image takes the place of the oldest of the least urgent ones
+/// (a visible cell's first image before a sharp upgrade before prefetch, see ``RenderPriority``),
+/// which then stops at once; one no more urgent than any is refused with 429 before any work.
+/// When the session's last picker page goes, everything its pages asked for stops
+/// (``stopPageWork(session:)``). Renditions answered from memory never get here.
 final class SessionRenderBudget: Sendable {
     private struct Entry {
         let ticket: Int
         let tier: RenderPriority
+        let asker: ImageAsker
         let stop: RenderStop
     }
 
@@ -22,6 +25,9 @@ final class SessionRenderBudget: Sendable {
         var nextTicket = 0
     }
 
+    /// The `code` of the refusal when the budget is full.
+    static let refusalCode = "tooManyRenders"
+
     let limit: Int
     private let state = Mutex(State())
 
@@ -29,10 +35,11 @@ final class SessionRenderBudget: Sendable {
         self.limit = max(1, limit)
     }
 
-    /// A place for a render of `tier` for `session`, to give back with ``release(_:session:)``;
-    /// `stop` fires if a more urgent render of the session takes the place later.
-    /// - Throws: ``APIError`` 429, one line, when the session has `limit` renders no less urgent.
-    func admit(session: String, tier: RenderPriority, stop: RenderStop) throws(APIError) -> Int {
+    /// A place for an image of `tier` that `asker` wants for `session`, to give back with
+    /// ``release(_:session:)``; `stop` fires if a more urgent image of the session takes the
+    /// place later, or (for the page's) when the session's last page goes.
+    /// - Throws: ``APIError`` 429, one line, when the session has `limit` images no less urgent.
+    func admit(session: String, tier: RenderPriority, asker: ImageAsker, stop: RenderStop) throws(APIError) -> Int {
         let (ticket, superseded) = state.withLock { state -> (Int?, RenderStop?) in
             var entries = state.sessions[session, default: []]
             var superseded: RenderStop?
@@ -42,13 +49,13 @@ final class SessionRenderBudget: Sendable {
                 superseded = entries.remove(at: oldest).stop
             }
             state.nextTicket += 1
-            entries.append(Entry(ticket: state.nextTicket, tier: tier, stop: stop))
+            entries.append(Entry(ticket: state.nextTicket, tier: tier, asker: asker, stop: stop))
             state.sessions[session] = entries
             return (state.nextTicket, superseded)
         }
         guard let ticket else {
-            var refusal = APIError(.tooManyRequests, code: "tooManyRenders",
-                                   "This session has \(limit) images being rendered already; ask again when some have arrived.")
+            var refusal = APIError(.tooManyRequests, code: Self.refusalCode,
+                                   "This session has \(limit) images being made already; ask again when some have arrived.")
             refusal.headers[.retryAfter] = "1"
             throw refusal
         }
@@ -65,6 +72,15 @@ final class SessionRenderBudget: Sendable {
         }
     }
 
-    /// Renders admitted for `session` and not released.
+    /// Stops everything the picker page asked for `session` (its last page went); the client
+    /// program's images go on.
+    func stopPageWork(session: String) {
+        let stops = state.withLock { state in
+            (state.sessions[session] ?? []).filter { $0.asker == .page }.map(\.stop)
+        }
+        for stop in stops { stop.fire(.pageLeft) }
+    }
+
+    /// Images admitted for `session` and not released.
     func count(for session: String) -> Int { state.withLock { $0.sessions[session]?.count ?? 0 } }
 }

@@ -30,25 +30,17 @@ struct PickerBrowsing: Sendable {
             let asset = try await visibleAsset(context, session: session)
             // The page says which requests sharpen a cell that shows an image already.
             let tier: RenderPriority = request.headers[Self.imageUpgrade] == nil ? .visibleFirst : .visibleSharp
-            return try await state.media.image(of: asset, query: ImageQuery(request, allowsDelivery: true), request: request,
-                                               session: session.id, tier: tier)
+            return try await state.media.image(of: asset, request: ImageRequest(query: request, allowsDelivery: true, priority: tier),
+                                               ifNoneMatch: request.headers[.ifNoneMatch], session: session.id, asker: .page)
         }
         api.post("thumbnails") { request, context in
             let session = try await grant(context).session
             let body = try await JSONResponse.decode(ThumbnailBatch.Request.self, from: request, limit: 64 << 10)
-            let query = try ThumbnailBatch.query(of: body)
-            var asked: [UUID: String] = [:], uuids: [UUID] = []
-            for id in body.ids {
-                guard let uuid = UUID(canonical: id) else { continue }
-                asked[uuid] = id
-                uuids.append(uuid)
-            }
-            let assets = try await state.visibleAssets(uuids, session: session)
-            let library = state.library, quickRequest = query.request
-            let thumbnails = await ThumbnailBatch.thumbnails(
-                of: assets, asked: asked, held: { state.media.answerWithoutRendering(of: $0, query: query, ifNoneMatch: nil) },
-                quick: { await library.quickImage(for: $0, request: quickRequest) })
-            return ThumbnailBatch.response(thumbnails)
+            let rendition = try ThumbnailBatch.imageRequest(of: body)
+            let asked = body.ids.compactMap { id in UUID(canonical: id).map { (id: id, uuid: $0) } }
+            let assets = try await state.visibleAssets(asked.map(\.uuid), session: session)
+            let thumbnails = try await state.media.thumbnails(of: assets, request: rendition, session: session.id)
+            return ThumbnailBatch.response(asked: asked, thumbnails: thumbnails)
         }
         api.get("assets/:asset/original") { request, context in
             let asset = try await visibleAsset(context, session: try await grant(context).session)
@@ -59,9 +51,8 @@ struct PickerBrowsing: Sendable {
             let body = try await JSONResponse.decode(PrefetchRequest.self, from: request, limit: 64 << 10)
             if let refusal = PrefetchLimits.refusal(of: body) { throw APIError.badParameter(refusal) }
             let assets = try await state.visibleAssets(body.ids.compactMap { UUID(canonical: $0) }, session: session)
-            let request = ImageRequest(targetSize: PixelSize(width: body.w, height: body.h), contentMode: body.mode ?? .fill,
-                                       deliveryMode: .highQualityFormat, format: .jpeg, quality: 80)
-            await state.prefetches.start(assets, request: request, session: session.id, on: state.library) { state.sessions.session($0) != nil }
+            state.media.prefetch(assets, request: ImageRequest(served: body.w, body.h, mode: body.mode ?? .fill, priority: .prefetch),
+                                 session: session.id)
             return Response(status: .noContent)
         }
     }

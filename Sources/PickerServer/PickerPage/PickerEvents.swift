@@ -8,8 +8,8 @@ import ServiceLifecycle
 /// The picker page's live feed (`GET api/events`, server-sent events): `library` when the
 /// library changed (files added or removed, imports, albums), `session` when the session's
 /// picks or state changed elsewhere; a comment line every ``PickerServerLimits/eventHeartbeat`` keeps proxies from closing it.
-/// The stream ends when the session ends or the page goes away; the session's prefetch stops
-/// with its last page (``PrefetchLedger``).
+/// The stream ends when the session ends or the page goes away; the session's prefetch and
+/// every image its pages asked for stop with its last page (``PickerPages``).
 struct PickerEvents: Sendable {
     let state: ServerState
     /// ``PickerServerLimits/eventHeartbeat``.
@@ -22,13 +22,12 @@ struct PickerEvents: Sendable {
             let events = merged(library: state.library.changes(), session: state.sessions.updates(of: grant.session.id))
             // The page is gone when its connection closes (known at once through the connection's
             // departure, not at the next heartbeat's failed write) or its stream ends.
-            let library = state.library
-            let visit = state.prefetches.pageOpened(session: grant.session.id)
+            let visit = state.media.pageOpened(session: grant.session.id)
             let departure = ClientDeparture.current
-            let watch = departure?.watch { Task { await visit.end(on: library) } }
-            @Sendable func pageGone() async {
+            let watch = departure?.watch { visit.end() }
+            @Sendable func pageGone() {
                 if let watch { departure?.unwatch(watch) }
-                await visit.end(on: library)
+                visit.end()
             }
             let body = ResponseBody { writer in
                 do {
@@ -38,10 +37,10 @@ struct PickerEvents: Sendable {
                     }
                     try await writer.finish(nil)
                 } catch {
-                    await pageGone()
+                    pageGone()
                     throw error
                 }
-                await pageGone()
+                pageGone()
             }
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store",
                                                    HTTPField.Name("X-Accel-Buffering")!: "no"], body: body)

@@ -6,7 +6,7 @@ import NIOCore
 
 /// `POST api/thumbnails`: a grid's first screen in one answer: the final thumbnails the server
 /// holds already (``RenditionMemo``), and for the others the quickest image at hand (a preview
-/// made ahead, an embedded thumbnail: ``PhotoLibrary/quickImage(for:request:)``), marked so.
+/// made ahead, an embedded thumbnail: ``MediaResponder/thumbnails(of:request:session:)``), marked so.
 ///
 /// HTTP/1.1 gives a page six connections to its server: seventy thumbnails asked one by one
 /// take a dozen round trips on each, and the browser's work for each request (its loader, its
@@ -38,7 +38,6 @@ enum ThumbnailBatch {
 
     /// One thumbnail of the answer: a held final one, or a quick one.
     struct Thumbnail: Sendable {
-        let id: String
         let type: String
         let bytes: ByteBuffer
         let isFinal: Bool
@@ -52,69 +51,35 @@ enum ThumbnailBatch {
         let mode: ContentMode?
     }
 
-    /// The rendition `request` asks of each id, checked as the image route checks its query.
+    /// The rendition `request` asks of each id (a visible cell's first image), checked as the
+    /// image route checks its query.
     /// - Throws: ``APIError`` 400 with the reason, before any lookup.
-    static func query(of request: Request) throws(APIError) -> ImageQuery {
+    static func imageRequest(of request: Request) throws(APIError) -> ImageRequest {
         guard request.ids.count <= maximumIDs else {
             throw .badParameter("A thumbnail batch takes at most \(maximumIDs) ids; got \(request.ids.count).")
         }
         guard (1...maximumSide).contains(request.w), (1...maximumSide).contains(request.h) else {
             throw .badParameter("A thumbnail batch takes 'w' and 'h' from 1 to \(maximumSide); larger images are asked for one at a time.")
         }
-        let values = ["w": String(request.w), "h": String(request.h), "mode": request.mode == .fit ? "fit" : "fill"]
-        return try ImageQuery { values[$0] }
+        return ImageRequest(served: request.w, request.h, mode: request.mode ?? .fill, priority: .visibleFirst)
     }
 
-    /// The thumbnails of `assets` (each named by the text `asked` gives its UUID), in order: the
-    /// final one `held` gives, else the quick one `quick` makes (``maximumQuickImages`` at
-    /// most, as many at a time as there are cores, started within ``quickImageTime``), else none.
-    static func thumbnails(of assets: [Asset], asked: [UUID: String], held: (Asset) -> PreparedAnswer?,
-                           quick: @escaping @Sendable (Asset) async -> ImageResult?) async -> [Thumbnail] {
-        var found: [Thumbnail?] = Array(repeating: nil, count: assets.count)
-        var wanting: [(index: Int, asset: Asset)] = []
-        for (index, asset) in assets.enumerated() {
-            guard let id = asked[asset.id.uuid] else { continue }
-            if let answer = held(asset), let body = answer.body {
-                found[index] = Thumbnail(id: id, type: answer.head.headerFields[.contentType] ?? "image/jpeg", bytes: body, isFinal: true)
-            } else if wanting.count < maximumQuickImages {
-                wanting.append((index, asset))
-            }
-        }
-        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let deadline = ContinuousClock.now + quickImageTime
-        await withTaskGroup(of: (Int, ImageResult?).self) { group in
-            var next = 0
-            func startNext() {
-                guard next < wanting.count, next < width || ContinuousClock.now < deadline else { return }
-                let (index, asset) = wanting[next]
-                next += 1
-                group.addTask { (index, await quick(asset)) }
-            }
-            for _ in 0..<width { startNext() }
-            while let (index, image) = await group.next() {
-                if let image, let id = asked[assets[index].id.uuid] {
-                    found[index] = Thumbnail(id: id, type: image.format.mimeType, bytes: ByteBuffer(bytes: image.data), isFinal: false)
-                }
-                startNext()
-            }
-        }
-        return found.compactMap { $0 }
-    }
-
-    /// The answer holding `thumbnails`, in order, up to ``maximumBytes`` of images. An id is a
-    /// canonical UUID and a type one of the pipeline's image types: nothing in them to escape.
-    static func response(_ thumbnails: [Thumbnail]) -> Response {
-        var kept: [Thumbnail] = [], bytes = 0
-        for thumbnail in thumbnails where bytes + thumbnail.bytes.readableBytes <= maximumBytes {
+    /// The answer holding the `thumbnails` of the `asked` ids (each a canonical UUID, as the
+    /// page wrote it), in the order asked, up to ``maximumBytes`` of images. An id is a canonical
+    /// UUID and a type one of the pipeline's image types: nothing in them to escape.
+    static func response(asked: [(id: String, uuid: UUID)], thumbnails: [UUID: Thumbnail]) -> Response {
+        var kept: [(id: String, thumbnail: Thumbnail)] = [], bytes = 0
+        for (id, uuid) in asked {
+            guard let thumbnail = thumbnails[uuid], bytes + thumbnail.bytes.readableBytes <= maximumBytes else { continue }
             bytes += thumbnail.bytes.readableBytes
-            kept.append(thumbnail)
+            kept.append((id, thumbnail))
         }
         var json = ByteBuffer()
         json.reserveCapacity(32 + kept.count * 96 + bytes * 4 / 3 + 4)
         json.writeString(#"{"thumbnails":["#)
-        for (number, thumbnail) in kept.enumerated() {
+        for (number, (id, thumbnail)) in kept.enumerated() {
             if number > 0 { json.writeString(",") }
-            json.writeString(#"{"id":""# + thumbnail.id + #"","type":""# + thumbnail.type + #"","final":"#
+            json.writeString(#"{"id":""# + id + #"","type":""# + thumbnail.type + #"","final":"#
                              + (thumbnail.isFinal ? "true" : "false") + #","data":""#)
             json.writeString(Data(thumbnail.bytes.readableBytesView).base64EncodedString())
             json.writeString(#""}"#)

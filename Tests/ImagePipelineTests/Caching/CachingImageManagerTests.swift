@@ -80,7 +80,7 @@ struct CachingImageManagerTests {
         let manager = CachingImageManager(rendering: rendering)
         let source = try await TestSources.source(Self.photo)
         let request = ImageRequest(targetSize: thumbnail.targetSize, contentMode: .fill, deliveryMode: .highQualityFormat)
-        let key = ImageCacheKey(source: source.version, request: request)
+        let key = RenditionKey(source: source.version, request: request)
         let callers = (0..<5).map { _ in Task { try await manager.image(for: source, request: request).first { _ in true } } }
         // The render is held until all five wait on it, however slowly their tasks start.
         try await HangGuard.waitUntil("five callers waiting on the render") { await manager.coalescer.waiterCount(for: key) == 5 }
@@ -100,7 +100,7 @@ struct CachingImageManagerTests {
         let manager = CachingImageManager(rendering: rendering)
         let source = try await TestSources.source(Self.photo)
         let request = ImageRequest(targetSize: thumbnail.targetSize, contentMode: .fill, deliveryMode: .highQualityFormat)
-        let key = ImageCacheKey(source: source.version, request: request)
+        let key = RenditionKey(source: source.version, request: request)
         let first = Task { try await manager.image(for: source, request: request).first { _ in true } }
         let second = Task { try await manager.image(for: source, request: request).first { _ in true } }
         try await HangGuard.waitUntil("both callers waiting on the render") { await manager.coalescer.waiterCount(for: key) == 2 }

@@ -11,8 +11,8 @@ struct ImageCacheTests {
                     pixelSize: PixelSize(width: width, height: width), isDegraded: false, source: .rendered)
     }
 
-    static func key(_ asset: String, size: Int = 100, mtime: Int64 = 1) -> ImageCacheKey {
-        ImageCacheKey(source: SourceVersion(assetKey: asset, byteSize: 1000, modificationTime: mtime),
+    static func key(_ asset: String, size: Int = 100, mtime: Int64 = 1) -> RenditionKey {
+        RenditionKey(source: SourceVersion(assetKey: asset, byteSize: 1000, modificationTime: mtime),
                       request: ImageRequest(targetSize: PixelSize(width: size, height: size), contentMode: .fill))
     }
 

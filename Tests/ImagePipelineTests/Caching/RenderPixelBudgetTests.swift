@@ -8,8 +8,8 @@ import TestSupport
 struct RenderPixelBudgetTests {
     let request = ImageRequest(targetSize: PixelSize(width: 128, height: 128), contentMode: .fill, deliveryMode: .highQualityFormat)
 
-    func key(_ name: String) -> ImageCacheKey {
-        ImageCacheKey(source: SourceVersion(assetKey: name, byteSize: 1, modificationTime: 0), request: request)
+    func key(_ name: String) -> RenditionKey {
+        RenditionKey(source: SourceVersion(assetKey: name, byteSize: 1, modificationTime: 0), request: request)
     }
 
     @Test("a render that would take the running pixels over the budget waits, with slots free, until one ends")

@@ -10,8 +10,8 @@ struct RenderTierTests {
     static let photo = "A_camera_exif/goexif__sample1.jpg" // 500x375, embedded thumbnail
     let request = ImageRequest(targetSize: PixelSize(width: 128, height: 128), contentMode: .fill, deliveryMode: .highQualityFormat)
 
-    func key(_ name: String) -> ImageCacheKey {
-        ImageCacheKey(source: SourceVersion(assetKey: name, byteSize: 1, modificationTime: 0), request: request)
+    func key(_ name: String) -> RenditionKey {
+        RenditionKey(source: SourceVersion(assetKey: name, byteSize: 1, modificationTime: 0), request: request)
     }
 
     @Test("a queued visible-first render starts before queued visible-sharp and prefetch renders, whatever the order they came in")
@@ -86,11 +86,9 @@ struct RenderTierTests {
         let (rendering, manager, blocker) = try await busyManager()
         let sharp = try await TestSources.source(Self.photo, key: "sharp")
         let first = try await TestSources.source(Self.photo, key: "first")
-        let upgrade = Task {
-            try await RenderPriority.$requested.withValue(.visibleSharp) {
-                try await manager.image(for: sharp, request: request).first { _ in true }
-            }
-        }
+        var sharpUpgrade = request
+        sharpUpgrade.priority = .visibleSharp
+        let upgrade = Task { [sharpUpgrade] in try await manager.image(for: sharp, request: sharpUpgrade).first { _ in true } }
         try await HangGuard.waitUntil("the upgrade queued") { await manager.queuedRenderCount == 1 }
         let cell = Task { try await manager.image(for: first, request: request).first { _ in true } }
         try await HangGuard.waitUntil("the first image queued") { await manager.queuedRenderCount == 2 }

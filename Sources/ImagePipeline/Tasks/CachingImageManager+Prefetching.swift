@@ -5,9 +5,11 @@ extension CachingImageManager {
     /// the grid rows about to scroll into view. Already cached or already prefetching ones are
     /// skipped; visible requests always go first.
     public func startCaching(_ sources: [ImageSourceFile], request: ImageRequest) {
+        var request = request
+        request.priority = .prefetch
         for source in sources {
             let request = request.bounded(byOriginal: source.pixelSize)
-            let key = ImageCacheKey(source: source.version, request: request)
+            let key = RenditionKey(source: source.version, request: request)
             guard memoryCache.image(for: key) == nil else { continue }
             prefetches.withLock { running in
                 guard running[key] == nil else { return }
@@ -21,7 +23,7 @@ extension CachingImageManager {
 
     /// Stops prefetching `sources` for `request` (what has been rendered stays cached).
     public func stopCaching(_ sources: [ImageSourceFile], request: ImageRequest) {
-        let keys = sources.map { ImageCacheKey(source: $0.version, request: request.bounded(byOriginal: $0.pixelSize)) }
+        let keys = sources.map { RenditionKey($0, request) }
         let stopped = prefetches.withLock { running in keys.compactMap { running.removeValue(forKey: $0) } }
         for task in stopped { task.cancel() }
     }

@@ -1,0 +1,87 @@
+import AssetsKit
+import Hummingbird
+
+/// The image requests the server's routes make, typed from the wire: a rendition route's query
+/// (`w`, `h`, `mode=fit|fill`, `format=jpeg|webp`, `quality=1…100` and, on the picker page,
+/// `delivery=fast|high`), a baseUrl's size (``BaseURLParameters``), a thumbnail batch and a
+/// prefetch. Each asks the pipeline not to keep the bytes in memory: the server keeps what it
+/// answers itself (``RenditionMemo``), once.
+extension ImageRequest {
+    /// The largest side a rendition may ask for (4096: a 4K screen's width). A larger request is
+    /// refused with 400 before any decode: a rendition costs its pixels, and the original is
+    /// there for anything bigger.
+    static let maximumServedSide = 4_096
+    /// The quality of a rendition whose query names none: the picker page's thumbnails.
+    static let servedQuality = 80
+
+    /// A rendition the server makes: `width`×`height`, kept in memory by the server, not the pipeline.
+    init(served width: Int, _ height: Int, mode: ContentMode, format: ImageFormat = .jpeg, quality: Int = servedQuality,
+         delivery: DeliveryMode = .highQualityFormat, priority: RenderPriority) {
+        self.init(targetSize: PixelSize(width: width, height: height), contentMode: mode, deliveryMode: delivery,
+                  resizeMode: .exact, format: format, quality: quality, priority: priority, keepsInMemory: false)
+    }
+
+    /// The rendition `request`'s query asks for, checked.
+    /// - Parameters:
+    ///   - allowsDelivery: Whether `delivery` may be given (the picker page's API).
+    ///   - priority: The render queue's tier (a `fast` delivery is always ``RenderPriority/visibleFirst``).
+    /// - Throws: ``APIError`` 400 naming the parameter and what it accepts.
+    init(query request: Request, allowsDelivery: Bool = false, priority: RenderPriority) throws(APIError) {
+        let parameters = request.uri.queryParameters
+        try self.init(allowsDelivery: allowsDelivery, priority: priority) { parameters.get($0) }
+    }
+
+    /// The rendition whose query parameters `value` gives by name, checked as
+    /// ``init(query:allowsDelivery:priority:)`` checks a request's.
+    init(allowsDelivery: Bool = false, priority: RenderPriority, value: (String) -> String?) throws(APIError) {
+        func integer(_ name: String, in range: ClosedRange<Int>) throws(APIError) -> Int? {
+            guard let text = value(name) else { return nil }
+            guard let number = DecimalText.wholeNumber(text), range.contains(number) else {
+                throw .badParameter("'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound); got '\(text)'.")
+            }
+            return number
+        }
+        func choice<T>(_ name: String, _ names: [String], _ named: (String) -> T?) throws(APIError) -> T? {
+            guard let text = value(name) else { return nil }
+            guard let choice = named(text) else {
+                throw .badParameter("'\(name)' must be one of \(names.joined(separator: ", ")); got '\(text)'.")
+            }
+            return choice
+        }
+        let sides = 1...Self.maximumServedSide
+        guard let width = try integer("w", in: sides), let height = try integer("h", in: sides) else {
+            throw .badParameter("Give the size as 'w' and 'h', whole numbers from 1 to \(Self.maximumServedSide).")
+        }
+        let mode = try choice("mode", ["fill", "fit"], Self.mode) ?? .fit
+        let format = try choice("format", ["jpeg", "jpg", "webp"], Self.format) ?? .jpeg
+        let quality = try integer("quality", in: 1...100) ?? Self.servedQuality
+        let delivery = allowsDelivery ? try choice("delivery", ["fast", "high"], Self.delivery) ?? .highQualityFormat : .highQualityFormat
+        self.init(served: width, height, mode: mode, format: format, quality: quality, delivery: delivery,
+                  priority: delivery == .fastFormat ? .visibleFirst : priority)
+    }
+
+    // Switches, not dictionaries: every thumbnail request reads these, and a switch hashes nothing.
+    private static func mode(_ name: String) -> ContentMode? {
+        switch name {
+        case "fit": .fit
+        case "fill": .fill
+        default: nil
+        }
+    }
+
+    private static func format(_ name: String) -> ImageFormat? {
+        switch name {
+        case "jpeg", "jpg": .jpeg
+        case "webp": .webp
+        default: nil
+        }
+    }
+
+    private static func delivery(_ name: String) -> DeliveryMode? {
+        switch name {
+        case "fast": .fastFormat
+        case "high": .highQualityFormat
+        default: nil
+        }
+    }
+}
