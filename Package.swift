@@ -58,13 +58,13 @@ let package = Package(
         // Photograph-like images made from nothing, for the demo library and the benchmarks.
         .target(name: "SyntheticMedia", dependencies: ["AssetsKit", "CVipsShim", "ImagePipeline"]),
         // Folder code both backends share: the walk of a library tree, path UUIDs, symbolic-link policy, access probing.
-        .target(name: "LibraryFolders", dependencies: ["AssetsKit", "MediaProbing"]),
+        .target(name: "LibraryTree", dependencies: ["AssetsKit", "MediaProbing"]),
         // A folder tree as a photo library, enumerated live with nothing written (the AssetsLibrary role).
-        .target(name: "FolderLibrary", dependencies: ["AssetsKit", "ImagePipeline", "MediaProbing", "LibraryFolders"]),
+        .target(name: "FolderLibrary", dependencies: ["AssetsKit", "ImagePipeline", "MediaProbing", "LibraryTree"]),
         // A SQLite-indexed library: scanner, watcher, smart albums, changes, drafts, keyset paging (the PhotoKit role).
         .target(
             name: "IndexedLibrary",
-            dependencies: ["AssetsKit", "ImagePipeline", "MediaProbing", "LibraryFolders", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["AssetsKit", "ImagePipeline", "MediaProbing", "LibraryTree", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Opening a library folder: the backend choice and where its index lives.
         .target(name: "LibraryOpening", dependencies: ["AssetsKit", "ImagePipeline", "MediaProbing", "FolderLibrary", "IndexedLibrary"]),
@@ -97,7 +97,7 @@ let package = Package(
         .executableTarget(
             name: "assets-picker",
             dependencies: [
-                "AssetsKit", "ImagePipeline", "MediaProbing", "LibraryFolders", "LibraryOpening", "DemoLibrary",
+                "AssetsKit", "ImagePipeline", "MediaProbing", "LibraryTree", "LibraryOpening", "DemoLibrary",
                 "AssetExport", "PickerSessions", "PickerServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -125,19 +125,19 @@ let package = Package(
             dependencies: ["ImagePipeline", "MediaProbing", "SyntheticMedia", "ImageMetadata", "AssetsKit", "CVipsShim", "TestSupport"]
         ),
         .testTarget(name: "MediaProbingTests", dependencies: ["MediaProbing", "ImagePipeline", "ImageMetadata", "AssetsKit", "TestSupport"]),
-        .testTarget(name: "FolderLibraryTests", dependencies: ["FolderLibrary", "LibraryFolders", "ImagePipeline", "MediaProbing", "AssetsKit", "TestSupport"]),
+        .testTarget(name: "FolderLibraryTests", dependencies: ["FolderLibrary", "LibraryTree", "ImagePipeline", "MediaProbing", "AssetsKit", "TestSupport"]),
         .testTarget(
             name: "IndexedLibraryTests",
-            dependencies: ["IndexedLibrary", "FolderLibrary", "LibraryFolders", "MediaProbing", "AssetsKit", "TestSupport",
+            dependencies: ["IndexedLibrary", "FolderLibrary", "LibraryTree", "MediaProbing", "AssetsKit", "TestSupport",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "LibraryOpeningTests", dependencies: ["LibraryOpening", "AssetsKit", "TestSupport"]),
-        .testTarget(name: "AssetExportTests", dependencies: ["AssetExport", "FolderLibrary", "IndexedLibrary", "LibraryFolders", "ImagePipeline", "AssetsKit", "TestSupport"]),
+        .testTarget(name: "AssetExportTests", dependencies: ["AssetExport", "FolderLibrary", "IndexedLibrary", "LibraryTree", "ImagePipeline", "AssetsKit", "TestSupport"]),
         .testTarget(name: "PickerSessionsTests", dependencies: ["PickerSessions", "AssetsKit", "TestSupport"]),
         .testTarget(
             name: "PickerServerTests",
             dependencies: [
-                "PickerServer", "PickerClient", "PickerSessions", "LibraryOpening", "IndexedLibrary", "FolderLibrary", "LibraryFolders", "AssetsKit",
+                "PickerServer", "PickerClient", "PickerSessions", "LibraryOpening", "IndexedLibrary", "FolderLibrary", "LibraryTree", "AssetsKit",
                 "ImageMetadata", "ImagePipeline", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -1,6 +1,6 @@
 import AssetsKit
 import Foundation
-import LibraryFolders
+import LibraryTree
 import MediaProbing
 
 /// The folder library's cache on disk: one versioned binary file in the library's data folder

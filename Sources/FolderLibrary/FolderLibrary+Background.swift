@@ -1,6 +1,6 @@
 import AssetsKit
 import Foundation
-import LibraryFolders
+import LibraryTree
 
 extension FolderLibrary {
     /// Returns once no metadata is being read in the background: from then on, until the tree

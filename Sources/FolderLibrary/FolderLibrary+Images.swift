@@ -1,7 +1,7 @@
 import AssetsKit
 import Foundation
 import ImagePipeline
-import LibraryFolders
+import LibraryTree
 
 extension FolderLibrary {
     /// Renders the asset at the size and mode the request gives, as PhotoKit does and as the

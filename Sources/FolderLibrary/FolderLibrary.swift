@@ -1,7 +1,7 @@
 import AssetsKit
 import Foundation
 import ImagePipeline
-import LibraryFolders
+import LibraryTree
 import MediaProbing
 import Synchronization
 

@@ -2,7 +2,7 @@ import AssetsKit
 import FolderLibrary
 import Foundation
 import ImagePipeline
-import LibraryFolders
+import LibraryTree
 import Testing
 import TestSupport
 

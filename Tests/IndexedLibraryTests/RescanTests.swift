@@ -1,7 +1,7 @@
 import AssetsKit
 import Foundation
 @testable import IndexedLibrary
-import LibraryFolders
+import LibraryTree
 import Synchronization
 import Testing
 
