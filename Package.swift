@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "AssetsKit", targets: ["AssetsKit"]),
         .library(name: "ImageMetadata", targets: ["ImageMetadata"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
+        .library(name: "ProcessRunning", targets: ["ProcessRunning"]),
         .library(name: "MediaProbing", targets: ["MediaProbing"]),
         .library(name: "FolderLibrary", targets: ["FolderLibrary"]),
         .library(name: "IndexedLibrary", targets: ["IndexedLibrary"]),
@@ -51,8 +52,10 @@ let package = Package(
         .target(name: "AssetsKit"),
         // EXIF read and written in pure Swift: JPEG/PNG/TIFF metadata, embedded thumbnails, JPEGs rebuilt without their location.
         .target(name: "ImageMetadata", dependencies: ["AssetsKit"]),
+        // Other programs run without a shell and without blocking the thread pool: posix_spawn, pipes read on a thread of their own, timeouts (Foundation only).
+        .target(name: "ProcessRunning"),
         // Files to images: decoding and thumbnails through libvips, video poster frames (ffmpeg), memory and disk caches, coalescing, prefetch.
-        .target(name: "ImagePipeline", dependencies: ["AssetsKit", "ImageMetadata", "CVipsShim"]),
+        .target(name: "ImagePipeline", dependencies: ["AssetsKit", "ImageMetadata", "CVipsShim", "ProcessRunning"]),
         // What a media file is and says about itself: its type by name, header and EXIF, ffprobe for videos.
         .target(name: "MediaProbing", dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline"]),
         // Photograph-like images made from nothing, for the demo library and the benchmarks.
@@ -69,7 +72,7 @@ let package = Package(
         // Opening a library folder: the backend choice and where its index lives.
         .target(name: "LibraryOpening", dependencies: ["AssetsKit", "ImagePipeline", "MediaProbing", "FolderLibrary", "IndexedLibrary"]),
         // The built-in demo library: generated camera photos (with EXIF) and short videos (through ffmpeg), made on first use.
-        .target(name: "DemoLibrary", dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline", "SyntheticMedia"]),
+        .target(name: "DemoLibrary", dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline", "ProcessRunning", "SyntheticMedia"]),
         // Exporting assets: originals copied or renditions rendered, one per core, failures reported per asset.
         .target(name: "AssetExport", dependencies: ["AssetsKit", "ImagePipeline"]),
         // Picker sessions without HTTP: the selection, the session store, preselection, the person's sign-in.
@@ -107,7 +110,7 @@ let package = Package(
         .executableTarget(
             name: "assets-picker-bench",
             dependencies: [
-                "AssetsKit", "ImageMetadata", "ImagePipeline", "SyntheticMedia",
+                "AssetsKit", "ImageMetadata", "ImagePipeline", "ProcessRunning", "SyntheticMedia",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -117,13 +120,14 @@ let package = Package(
             dependencies: ["AssetsKit", "ImageMetadata", "SyntheticMedia", "FolderLibrary", "IndexedLibrary", "LibraryOpening", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Finds the shared test corpus and reads its manifest, holds renders; used by tests only.
-        .target(name: "TestSupport", dependencies: ["AssetsKit", "ImagePipeline"], path: "Tests/Support"),
+        .target(name: "TestSupport", dependencies: ["AssetsKit", "ImagePipeline", "ProcessRunning"], path: "Tests/Support"),
         .testTarget(name: "AssetsKitTests", dependencies: ["AssetsKit"]),
         .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "ImagePipeline", "AssetsKit", "TestSupport"]),
         .testTarget(
             name: "ImagePipelineTests",
-            dependencies: ["ImagePipeline", "MediaProbing", "SyntheticMedia", "ImageMetadata", "AssetsKit", "CVipsShim", "TestSupport"]
+            dependencies: ["ImagePipeline", "MediaProbing", "ProcessRunning", "SyntheticMedia", "ImageMetadata", "AssetsKit", "CVipsShim", "TestSupport"]
         ),
+        .testTarget(name: "ProcessRunningTests", dependencies: ["ProcessRunning", "TestSupport"]),
         .testTarget(name: "MediaProbingTests", dependencies: ["MediaProbing", "ImagePipeline", "ImageMetadata", "AssetsKit", "TestSupport"]),
         .testTarget(name: "FolderLibraryTests", dependencies: ["FolderLibrary", "LibraryTree", "ImagePipeline", "MediaProbing", "AssetsKit", "TestSupport"]),
         .testTarget(
@@ -138,7 +142,7 @@ let package = Package(
             name: "PickerServerTests",
             dependencies: [
                 "PickerServer", "PickerClient", "PickerSessions", "LibraryOpening", "IndexedLibrary", "FolderLibrary", "LibraryTree", "AssetsKit",
-                "ImageMetadata", "ImagePipeline", "TestSupport",
+                "ImageMetadata", "ImagePipeline", "ProcessRunning", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

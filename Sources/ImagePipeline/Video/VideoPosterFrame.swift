@@ -1,5 +1,6 @@
 import AssetsKit
 import Foundation
+import ProcessRunning
 
 /// Takes one still frame from a video with `ffmpeg`, to stand for the video in a grid or a
 /// preview.

@@ -1,5 +1,6 @@
 import AssetsKit
 import Foundation
+import ProcessRunning
 
 /// Reads a video's facts with `ffprobe`.
 public enum VideoProbe {

@@ -1,5 +1,6 @@
 import AssetsKit
 import Foundation
+import ProcessRunning
 import Testing
 @testable import ImagePipeline
 
