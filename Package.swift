@@ -56,8 +56,8 @@ let package = Package(
         .target(name: "ProcessRunning"),
         // Files to images: decoding and thumbnails through libvips, video poster frames (ffmpeg), memory and disk caches, coalescing, prefetch.
         .target(name: "ImagePipeline", dependencies: ["AssetsKit", "ImageMetadata", "CVipsShim", "ProcessRunning"]),
-        // What a media file is and says about itself: its type by name, header and EXIF, ffprobe for videos.
-        .target(name: "MediaProbing", dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline"]),
+        // What a media file is and says about itself: its type by name, header and EXIF, a video's facts through one ffprobe run.
+        .target(name: "MediaProbing", dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline", "ProcessRunning"]),
         // Photograph-like images made from nothing, for the demo library and the benchmarks.
         .target(name: "SyntheticMedia", dependencies: ["AssetsKit", "CVipsShim", "ImagePipeline"]),
         // Folder code both backends share: the walk of a library tree, path UUIDs, symbolic-link policy, access probing.

@@ -12,6 +12,8 @@ public struct MediaMetadata: Sendable, Hashable {
     public var timeZoneOffset: Int?
     /// Seconds, for videos.
     public var duration: Double?
+    /// Frames per second, for videos whose stream records a rate.
+    public var framesPerSecond: Double?
     public var orientation: Int
     public var location: GeoLocation?
     public var camera: Camera?
@@ -19,13 +21,14 @@ public struct MediaMetadata: Sendable, Hashable {
     public var hasEmbeddedThumbnail: Bool
 
     public init(mediaType: MediaType, pixelSize: PixelSize, creationDate: Date? = nil, timeZoneOffset: Int? = nil,
-                duration: Double? = nil, orientation: Int = 1, location: GeoLocation? = nil, camera: Camera? = nil,
+                duration: Double? = nil, framesPerSecond: Double? = nil, orientation: Int = 1, location: GeoLocation? = nil, camera: Camera? = nil,
                 format: String, hasEmbeddedThumbnail: Bool = false) {
         self.mediaType = mediaType
         self.pixelSize = pixelSize
         self.creationDate = creationDate
         self.timeZoneOffset = timeZoneOffset
         self.duration = duration
+        self.framesPerSecond = framesPerSecond
         self.orientation = orientation
         self.location = location
         self.camera = camera
