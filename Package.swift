@@ -117,7 +117,7 @@ let package = Package(
         // The library targets (first screen, pages, counts, scans, large libraries on both backends, memory) as a table.
         .executableTarget(
             name: "assets-picker-index-bench",
-            dependencies: ["AssetsKit", "ImageMetadata", "SyntheticMedia", "FolderLibrary", "IndexedLibrary", "LibraryOpening", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["AssetsKit", "ImageMetadata", "SyntheticMedia", "IndexedLibrary", "LibraryOpening", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Finds the shared test corpus and reads its manifest, holds renders; used by tests only.
         .target(name: "TestSupport", dependencies: ["AssetsKit", "ImagePipeline", "ProcessRunning"], path: "Tests/Support"),
