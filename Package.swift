@@ -132,7 +132,7 @@ let package = Package(
         .testTarget(name: "FolderLibraryTests", dependencies: ["FolderLibrary", "LibraryTree", "ImagePipeline", "MediaProbing", "AssetsKit", "TestSupport"]),
         .testTarget(
             name: "IndexedLibraryTests",
-            dependencies: ["IndexedLibrary", "FolderLibrary", "LibraryTree", "MediaProbing", "AssetsKit", "TestSupport",
+            dependencies: ["IndexedLibrary", "FolderLibrary", "LibraryTree", "ImagePipeline", "MediaProbing", "AssetsKit", "TestSupport",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "LibraryOpeningTests", dependencies: ["LibraryOpening", "AssetsKit", "TestSupport"]),
@@ -151,7 +151,11 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "CLITests", dependencies: ["assets-picker", "LibraryOpening", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["assets-picker", "LibraryOpening", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Logging", package: "swift-log")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
