@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "MediaProbing", dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline", "ProcessRunning"]),
         // Photograph-like images made from nothing, for the demo library and the benchmarks.
         .target(name: "SyntheticMedia", dependencies: ["AssetsKit", "CVipsShim", "ImagePipeline"]),
-        // Folder code both backends share: the walk of a library tree, path UUIDs, symbolic-link policy, access probing.
+        // Folder code both backends share: the walk of a library tree, path UUIDs, symbolic-link policy, access probing and the authorization answered from it.
         .target(name: "LibraryTree", dependencies: ["AssetsKit", "MediaProbing"]),
         // A folder tree as a photo library, enumerated live with nothing written (the AssetsLibrary role).
         .target(name: "FolderLibrary", dependencies: ["AssetsKit", "ImagePipeline", "MediaProbing", "LibraryTree"]),
