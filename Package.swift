@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "AssetsKit", targets: ["AssetsKit"]),
         .library(name: "ImageMetadata", targets: ["ImageMetadata"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
+        .library(name: "ProcessRunning", targets: ["ProcessRunning"]),
         .library(name: "MediaProbing", targets: ["MediaProbing"]),
         .library(name: "FolderLibrary", targets: ["FolderLibrary"]),
         .library(name: "IndexedLibrary", targets: ["IndexedLibrary"]),
@@ -51,25 +52,27 @@ let package = Package(
         .target(name: "AssetsKit"),
         // EXIF read and written in pure Swift: JPEG/PNG/TIFF metadata, embedded thumbnails, JPEGs rebuilt without their location.
         .target(name: "ImageMetadata", dependencies: ["AssetsKit"]),
+        // Other programs run without a shell and without blocking the thread pool: posix_spawn, pipes read on a thread of their own, timeouts (Foundation only).
+        .target(name: "ProcessRunning"),
         // Files to images: decoding and thumbnails through libvips, video poster frames (ffmpeg), memory and disk caches, coalescing, prefetch.
-        .target(name: "ImagePipeline", dependencies: ["AssetsKit", "ImageMetadata", "CVipsShim"]),
-        // What a media file is and says about itself: its type by name, header and EXIF, ffprobe for videos.
-        .target(name: "MediaProbing", dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline"]),
+        .target(name: "ImagePipeline", dependencies: ["AssetsKit", "ImageMetadata", "CVipsShim", "ProcessRunning"]),
+        // What a media file is and says about itself: its type by name, header and EXIF, a video's facts through one ffprobe run.
+        .target(name: "MediaProbing", dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline", "ProcessRunning"]),
         // Photograph-like images made from nothing, for the demo library and the benchmarks.
         .target(name: "SyntheticMedia", dependencies: ["AssetsKit", "CVipsShim", "ImagePipeline"]),
-        // Folder code both backends share: the walk of a library tree, path UUIDs, symbolic-link policy, access probing.
-        .target(name: "LibraryFolders", dependencies: ["AssetsKit", "MediaProbing"]),
+        // Folder code both backends share: the walk of a library tree, path UUIDs, symbolic-link policy, access probing and the authorization answered from it.
+        .target(name: "LibraryTree", dependencies: ["AssetsKit", "MediaProbing"]),
         // A folder tree as a photo library, enumerated live with nothing written (the AssetsLibrary role).
-        .target(name: "FolderLibrary", dependencies: ["AssetsKit", "ImagePipeline", "MediaProbing", "LibraryFolders"]),
+        .target(name: "FolderLibrary", dependencies: ["AssetsKit", "ImagePipeline", "MediaProbing", "LibraryTree"]),
         // A SQLite-indexed library: scanner, watcher, smart albums, changes, drafts, keyset paging (the PhotoKit role).
         .target(
             name: "IndexedLibrary",
-            dependencies: ["AssetsKit", "ImagePipeline", "MediaProbing", "LibraryFolders", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["AssetsKit", "ImagePipeline", "MediaProbing", "LibraryTree", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Opening a library folder: the backend choice and where its index lives.
         .target(name: "LibraryOpening", dependencies: ["AssetsKit", "ImagePipeline", "MediaProbing", "FolderLibrary", "IndexedLibrary"]),
         // The built-in demo library: generated camera photos (with EXIF) and short videos (through ffmpeg), made on first use.
-        .target(name: "DemoLibrary", dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline", "SyntheticMedia"]),
+        .target(name: "DemoLibrary", dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline", "ProcessRunning", "SyntheticMedia"]),
         // Exporting assets: originals copied or renditions rendered, one per core, failures reported per asset.
         .target(name: "AssetExport", dependencies: ["AssetsKit", "ImagePipeline"]),
         // Picker sessions without HTTP: the selection, the session store, preselection, the person's sign-in.
@@ -97,7 +100,7 @@ let package = Package(
         .executableTarget(
             name: "assets-picker",
             dependencies: [
-                "AssetsKit", "ImagePipeline", "MediaProbing", "LibraryFolders", "LibraryOpening", "DemoLibrary",
+                "AssetsKit", "ImagePipeline", "MediaProbing", "LibraryTree", "LibraryOpening", "DemoLibrary",
                 "AssetExport", "PickerSessions", "PickerServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -107,38 +110,39 @@ let package = Package(
         .executableTarget(
             name: "assets-picker-bench",
             dependencies: [
-                "AssetsKit", "ImageMetadata", "ImagePipeline", "SyntheticMedia",
+                "AssetsKit", "ImageMetadata", "ImagePipeline", "ProcessRunning", "SyntheticMedia",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // The library targets (first screen, pages, counts, scans, large libraries on both backends, memory) as a table.
         .executableTarget(
             name: "assets-picker-index-bench",
-            dependencies: ["AssetsKit", "ImageMetadata", "SyntheticMedia", "FolderLibrary", "IndexedLibrary", "LibraryOpening", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["AssetsKit", "ImageMetadata", "SyntheticMedia", "IndexedLibrary", "LibraryOpening", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Finds the shared test corpus and reads its manifest, holds renders; used by tests only.
-        .target(name: "TestSupport", dependencies: ["AssetsKit", "ImagePipeline"], path: "Tests/Support"),
+        .target(name: "TestSupport", dependencies: ["AssetsKit", "ImagePipeline", "ProcessRunning"], path: "Tests/Support"),
         .testTarget(name: "AssetsKitTests", dependencies: ["AssetsKit"]),
         .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "ImagePipeline", "AssetsKit", "TestSupport"]),
         .testTarget(
             name: "ImagePipelineTests",
-            dependencies: ["ImagePipeline", "MediaProbing", "SyntheticMedia", "ImageMetadata", "AssetsKit", "CVipsShim", "TestSupport"]
+            dependencies: ["ImagePipeline", "MediaProbing", "ProcessRunning", "SyntheticMedia", "ImageMetadata", "AssetsKit", "CVipsShim", "TestSupport"]
         ),
+        .testTarget(name: "ProcessRunningTests", dependencies: ["ProcessRunning", "TestSupport"]),
         .testTarget(name: "MediaProbingTests", dependencies: ["MediaProbing", "ImagePipeline", "ImageMetadata", "AssetsKit", "TestSupport"]),
-        .testTarget(name: "FolderLibraryTests", dependencies: ["FolderLibrary", "LibraryFolders", "ImagePipeline", "MediaProbing", "AssetsKit", "TestSupport"]),
+        .testTarget(name: "FolderLibraryTests", dependencies: ["FolderLibrary", "LibraryTree", "ImagePipeline", "MediaProbing", "AssetsKit", "TestSupport"]),
         .testTarget(
             name: "IndexedLibraryTests",
-            dependencies: ["IndexedLibrary", "FolderLibrary", "LibraryFolders", "MediaProbing", "AssetsKit", "TestSupport",
+            dependencies: ["IndexedLibrary", "FolderLibrary", "LibraryTree", "ImagePipeline", "MediaProbing", "AssetsKit", "TestSupport",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "LibraryOpeningTests", dependencies: ["LibraryOpening", "AssetsKit", "TestSupport"]),
-        .testTarget(name: "AssetExportTests", dependencies: ["AssetExport", "FolderLibrary", "IndexedLibrary", "LibraryFolders", "ImagePipeline", "AssetsKit", "TestSupport"]),
+        .testTarget(name: "AssetExportTests", dependencies: ["AssetExport", "FolderLibrary", "IndexedLibrary", "LibraryTree", "ImagePipeline", "AssetsKit", "TestSupport"]),
         .testTarget(name: "PickerSessionsTests", dependencies: ["PickerSessions", "AssetsKit", "TestSupport"]),
         .testTarget(
             name: "PickerServerTests",
             dependencies: [
-                "PickerServer", "PickerClient", "PickerSessions", "LibraryOpening", "IndexedLibrary", "FolderLibrary", "LibraryFolders", "AssetsKit",
-                "ImageMetadata", "ImagePipeline", "TestSupport",
+                "PickerServer", "PickerClient", "PickerSessions", "LibraryOpening", "IndexedLibrary", "FolderLibrary", "LibraryTree", "AssetsKit",
+                "ImageMetadata", "ImagePipeline", "ProcessRunning", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -147,7 +151,11 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "CLITests", dependencies: ["assets-picker", "LibraryOpening", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["assets-picker", "LibraryOpening", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Logging", package: "swift-log")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

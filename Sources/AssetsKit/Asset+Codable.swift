@@ -5,7 +5,7 @@ import Foundation
 extension Asset: Codable {
     enum CodingKeys: String, CodingKey {
         case id, filename, mediaType, pixelWidth, pixelHeight, creationDate, timeZoneOffset
-        case creationDateSource, modificationDate, byteSize, duration, orientation, location
+        case creationDateSource, modificationDate, byteSize, duration, framesPerSecond, orientation, location
         case camera, format, hasEmbeddedThumbnail, isFavorite, isHidden
     }
 
@@ -24,6 +24,7 @@ extension Asset: Codable {
             modificationDate: try Self.decodeDate(c, .modificationDate),
             byteSize: try c.decode(Int64.self, forKey: .byteSize),
             duration: try c.decodeIfPresent(Double.self, forKey: .duration),
+            framesPerSecond: try c.decodeIfPresent(Double.self, forKey: .framesPerSecond),
             orientation: try c.decodeIfPresent(Int.self, forKey: .orientation) ?? 1,
             location: try c.decodeIfPresent(GeoLocation.self, forKey: .location),
             camera: try c.decodeIfPresent(Camera.self, forKey: .camera),
@@ -48,6 +49,7 @@ extension Asset: Codable {
         try c.encode(ISO8601.string(from: modificationDate, offset: nil), forKey: .modificationDate)
         try c.encode(byteSize, forKey: .byteSize)
         try c.encodeIfPresent(duration, forKey: .duration)
+        try c.encodeIfPresent(framesPerSecond, forKey: .framesPerSecond)
         try c.encode(orientation, forKey: .orientation)
         try c.encodeIfPresent(location, forKey: .location)
         try c.encodeIfPresent(camera, forKey: .camera)

@@ -26,6 +26,8 @@ public struct Asset: Sendable, Hashable, Identifiable {
     public var byteSize: Int64
     /// Length in seconds, for videos.
     public var duration: Double?
+    /// Frames per second, for videos whose stream records a rate.
+    public var framesPerSecond: Double?
     /// EXIF orientation of the original (1...8; 1 is upright).
     public var orientation: Int
     /// Where the photo or video was taken, when the file records it.
@@ -45,7 +47,7 @@ public struct Asset: Sendable, Hashable, Identifiable {
     public init(
         id: AssetIdentifier, filename: String, mediaType: MediaType, pixelSize: PixelSize,
         creationDate: Date, timeZoneOffset: Int? = nil, creationDateSource: CreationDateSource,
-        modificationDate: Date, byteSize: Int64, duration: Double? = nil, orientation: Int = 1,
+        modificationDate: Date, byteSize: Int64, duration: Double? = nil, framesPerSecond: Double? = nil, orientation: Int = 1,
         location: GeoLocation? = nil, camera: Camera? = nil, format: String,
         hasEmbeddedThumbnail: Bool = false, isFavorite: Bool = false, isHidden: Bool = false
     ) {
@@ -59,6 +61,7 @@ public struct Asset: Sendable, Hashable, Identifiable {
         self.modificationDate = modificationDate
         self.byteSize = byteSize
         self.duration = duration
+        self.framesPerSecond = framesPerSecond
         self.orientation = orientation
         self.location = location
         self.camera = camera

@@ -9,7 +9,7 @@ import Foundation
 /// What only some libraries can do is asked, never inferred from which library it is: each
 /// optional capability is an accessor that answers `nil` when the library lacks it
 /// (``changing``, ``changeHistory``, ``indexing``, ``drafts``, ``watching``,
-/// ``skippedFileReport``). A new
+/// ``skippedFileReport``, ``backgroundSettling``). A new
 /// backend answers the capabilities it has; no caller compares backend names or casts.
 public protocol PhotoLibrary: Sendable {
     /// A short name of the backend (`folder`, `indexed`), for display only.
@@ -97,6 +97,8 @@ public protocol PhotoLibrary: Sendable {
     var watching: (any LibraryWatching)? { get }
     /// The files the library passes over when listing; `nil` when it does not report them.
     var skippedFileReport: (any SkippedFileReporting)? { get }
+    /// Waiting for the library's background reads to finish; `nil` when its answers are exact from the start.
+    var backgroundSettling: (any BackgroundSettling)? { get }
 }
 
 extension PhotoLibrary {

@@ -289,6 +289,17 @@ static inline uint64_t load64(const uint8_t *p) {
 // the next load starts. Refilling keeps at least 56 bits valid.
 #define REFILL() do { bits |= load64(at) >> count; at += (63 - count) >> 3; count |= 56; } while (0)
 #define DROP(n) do { bits <<= (n); count -= (n); } while (0)
+// Decodes the DC difference that starts every block into *diff; returns 0 from the caller on a
+// bad code. Uses the caller's at, bits and count, as REFILL and DROP do.
+#define DECODE_DC(table, diff) do { \
+    REFILL(); \
+    uint32_t dc_symbol = (table)->single[bits >> (64 - LOOK)]; \
+    if (!dc_symbol && !(dc_symbol = slow_symbol((table), bits))) return 0; \
+    DROP(dc_symbol & 255); \
+    int dc_size = (int)(dc_symbol >> 8); \
+    *(diff) = 0; \
+    if (dc_size) { *(diff) = extend((uint32_t)(bits >> (64 - dc_size)), dc_size); DROP(dc_size); } \
+} while (0)
 
 typedef struct {
     uint8_t idct_limit[1024];   // libjpeg's post-IDCT range limit, indexed by value & 1023
@@ -347,13 +358,7 @@ static inline int skip_block(Reader *reader, const Table *dc, const Table *ac, i
     const uint8_t *at = reader->at;
     uint64_t bits = reader->bits;
     int count = reader->count;
-    REFILL();
-    uint32_t e = dc->single[bits >> (64 - LOOK)];
-    if (!e && !(e = slow_symbol(dc, bits))) return 0;
-    DROP(e & 255);
-    int s = (int)(e >> 8);
-    *diff = 0;
-    if (s) { *diff = extend((uint32_t)(bits >> (64 - s)), s); DROP(s); }
+    DECODE_DC(dc, diff);
     int k = 1;
     for (;;) {
         REFILL();
@@ -389,16 +394,10 @@ static int decode_block(Reader *reader, const Table *dc, const Table *ac, int32_
     const uint8_t *at = reader->at;
     uint64_t bits = reader->bits;
     int count = reader->count;
-    REFILL();
-    uint32_t e = dc->single[bits >> (64 - LOOK)];
-    if (!e && !(e = slow_symbol(dc, bits))) return 0;
-    DROP(e & 255);
-    int s = (int)(e >> 8);
-    *diff = 0;
-    if (s) { *diff = extend((uint32_t)(bits >> (64 - s)), s); DROP(s); }
+    DECODE_DC(dc, diff);
     for (int k = 1; k < 64; k++) {
         REFILL();
-        e = ac->single[bits >> (64 - LOOK)];
+        uint32_t e = ac->single[bits >> (64 - LOOK)];
         if (!e && !(e = slow_symbol(ac, bits))) return 0;
         DROP(e & 255);
         int r = (int)(e >> 12), size = (int)(e >> 8) & 15;

@@ -1,6 +1,6 @@
 import AssetsKit
 import Foundation
-import LibraryFolders
+import LibraryTree
 import MediaProbing
 
 /// One folder as last listed, with what is known of each of its media files.

@@ -1,6 +1,6 @@
 import AssetsKit
 import Foundation
-import LibraryFolders
+import LibraryTree
 import MediaProbing
 
 /// The folder library's cache on disk: one versioned binary file in the library's data folder
@@ -14,7 +14,7 @@ import MediaProbing
 enum FolderCacheFile {
     /// "APFOLDER", then the format version.
     private static let magic: UInt64 = 0x5245_444C_4F46_5041
-    private static let version: UInt32 = 3
+    private static let version: UInt32 = 4
     /// Magic, version, checksum, payload length.
     private static let headerSize = 8 + 4 + 8 + 8
 
@@ -141,6 +141,8 @@ enum FolderCacheFile {
         if let offset = metadata.timeZoneOffset { writer.integer(Int64(offset)) }
         writer.flag(metadata.duration != nil)
         if let duration = metadata.duration { writer.double(duration) }
+        writer.flag(metadata.framesPerSecond != nil)
+        if let rate = metadata.framesPerSecond { writer.double(rate) }
         writer.integer(Int64(metadata.orientation))
         writer.flag(metadata.location != nil)
         if let location = metadata.location {
@@ -240,6 +242,7 @@ enum FolderCacheFile {
         if try reader.flag() { metadata.creationDate = Date(timeIntervalSinceReferenceDate: try reader.double()) }
         if try reader.flag() { metadata.timeZoneOffset = Int(try reader.integer(Int64.self)) }
         if try reader.flag() { metadata.duration = try reader.double() }
+        if try reader.flag() { metadata.framesPerSecond = try reader.double() }
         metadata.orientation = Int(try reader.integer(Int64.self))
         if try reader.flag() {
             var location = GeoLocation(latitude: try reader.double(), longitude: try reader.double())

@@ -1,8 +1,11 @@
 import AssetsKit
 import Foundation
-import LibraryFolders
+import LibraryTree
 
-extension FolderLibrary {
+extension FolderLibrary: BackgroundSettling {
+    /// Waiting for the metadata read in the background (see "Provisional answers" in ``FolderLibrary``).
+    public var backgroundSettling: (any BackgroundSettling)? { self }
+
     /// Returns once no metadata is being read in the background: from then on, until the tree
     /// changes, every answer is exact (see "Provisional answers" in ``FolderLibrary``).
     public func settled() async {

@@ -1,7 +1,7 @@
 import AssetsKit
 import Foundation
 import ImagePipeline
-import LibraryFolders
+import LibraryTree
 
 /// The folder library's images are the pipeline's (``ImagePipeline/ImageSourcing``): it says
 /// where each asset's file is, of the version it read. The fixed renditions AssetsLibrary kept

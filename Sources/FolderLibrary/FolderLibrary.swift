@@ -1,7 +1,7 @@
 import AssetsKit
 import Foundation
 import ImagePipeline
-import LibraryFolders
+import LibraryTree
 import MediaProbing
 import Synchronization
 
@@ -43,7 +43,7 @@ import Synchronization
 /// yields a ``LibraryChange`` naming the camera roll and every folder read, with the files
 /// found unreadable as removed; from then on, until the tree changes, every answer is exactly
 /// the one a fully read library gives (``settled()`` waits for that).
-public final class FolderLibrary: PhotoLibrary {
+public final class FolderLibrary: FolderAuthorizing {
     public let rootURL: URL
     public let backendName = "folder"
     let reader: MediaMetadataReader
@@ -58,7 +58,8 @@ public final class FolderLibrary: PhotoLibrary {
     /// How many assets fetches and lookups have handed out: a seam for tests (a fetch makes
     /// assets only for the positions read).
     package let handedOutAssetCount = Atomic<Int>(0)
-    private let authorization = Mutex<AuthorizationStatus>(.notDetermined)
+    /// The access the library folder grants (``LibraryTree/FolderAuthorizing``).
+    public let folderAuthorization: FolderAuthorization
 
     /// The camera roll's identifier.
     public static let cameraRollID = CollectionIdentifier("camera-roll")
@@ -91,22 +92,11 @@ public final class FolderLibrary: PhotoLibrary {
                  synchronousReadLimit: Int = 256, now: @escaping @Sendable () -> Int64) {
         self.synchronousReadLimit = synchronousReadLimit
         self.rootURL = root.standardizedFileURL
+        self.folderAuthorization = FolderAuthorization(root: self.rootURL)
         self.reader = reader
         self.metadataReading = metadataReading ?? reader
         self.cache = FolderCache(file: cacheFile, root: root.standardizedFileURL, now: now)
         self.imageManager = imageManager ?? CachingImageManager(rendering: LibvipsImageRendering(renderer: reader.renderer))
-    }
-
-    // MARK: Authorization
-
-    public func authorizationStatus() async -> AuthorizationStatus {
-        authorization.withLock { $0 }
-    }
-
-    public func requestAuthorization() async -> AuthorizationStatus {
-        let status = FolderAccess.probe(rootURL)
-        authorization.withLock { $0 = status }
-        return status
     }
 
     // MARK: Collections

@@ -1,6 +1,6 @@
 import AssetsKit
 import Foundation
-import LibraryFolders
+import LibraryTree
 
 extension FolderSnapshot {
     /// Whether `lhs` comes before `rhs` in `order`: by creation date, ties broken by asset

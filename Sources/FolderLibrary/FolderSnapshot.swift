@@ -1,6 +1,6 @@
 import AssetsKit
 import Foundation
-import LibraryFolders
+import LibraryTree
 import MediaProbing
 
 /// One walk of the tree: every folder in walk order with its media files and what is known of

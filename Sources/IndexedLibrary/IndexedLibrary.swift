@@ -1,9 +1,8 @@
 import AssetsKit
 import Foundation
 import ImagePipeline
-import LibraryFolders
+import LibraryTree
 import MediaProbing
-import Synchronization
 
 /// A photo library kept in a SQLite index: the PhotoKit role.
 ///
@@ -17,7 +16,7 @@ import Synchronization
 /// Assets are named by ``LocalIdentifier``s; a file a ``FolderLibrary`` named by a legacy URL
 /// has the same UUID here, so either form finds it. Images are rendered at the exact size asked
 /// for, through a ``CachingImageManager``.
-public final class IndexedLibrary: PhotoLibrary {
+public final class IndexedLibrary: FolderAuthorizing {
     public let rootURL: URL
     public let backendName = "indexed"
     /// Whether the originals can be written (``OriginalsStore/isWritable``): imports, purges of
@@ -36,7 +35,8 @@ public final class IndexedLibrary: PhotoLibrary {
     let index: any IndexStore
     let reader: any MediaMetadataReading
     let now: @Sendable () -> Date
-    private let authorization = Mutex<AuthorizationStatus>(.notDetermined)
+    /// The access the library folder grants (``LibraryTree/FolderAuthorizing``).
+    public let folderAuthorization: FolderAuthorization
 
     /// Opens the index of `root` at `databaseURL`, creating it when there is none yet (it is
     /// empty until the first ``scan(progress:)``). The photos' previews are kept beside it
@@ -74,6 +74,7 @@ public final class IndexedLibrary: PhotoLibrary {
                  previews: PreviewStore? = nil, now: @escaping @Sendable () -> Date = { Date() }) throws {
         let rootURL = root.standardizedFileURL
         self.rootURL = rootURL
+        self.folderAuthorization = FolderAuthorization(root: rootURL)
         self.index = index
         self.reader = reader
         self.now = now
@@ -97,18 +98,6 @@ public final class IndexedLibrary: PhotoLibrary {
     /// interrupted leaves an index that exists but is incomplete).
     public func hasCompletedScan() async throws -> Bool {
         try await index.hasCompletedScan()
-    }
-
-    // MARK: Authorization
-
-    public func authorizationStatus() async -> AuthorizationStatus {
-        authorization.withLock { $0 }
-    }
-
-    public func requestAuthorization() async -> AuthorizationStatus {
-        let status = FolderAccess.probe(rootURL)
-        authorization.withLock { $0 = status }
-        return status
     }
 
     // MARK: Originals

@@ -30,6 +30,7 @@ extension Asset {
             id: id, filename: filename, mediaType: metadata.mediaType, pixelSize: metadata.pixelSize,
             creationDate: creation.date, timeZoneOffset: creation.timeZoneOffset, creationDateSource: creation.source,
             modificationDate: modificationDate, byteSize: byteSize, duration: metadata.duration,
+            framesPerSecond: metadata.framesPerSecond,
             orientation: metadata.orientation, location: metadata.location, camera: metadata.camera,
             format: metadata.format, hasEmbeddedThumbnail: metadata.hasEmbeddedThumbnail,
             isFavorite: isFavorite, isHidden: isHidden)

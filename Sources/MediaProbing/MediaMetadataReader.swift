@@ -72,6 +72,6 @@ public struct MediaMetadataReader: Sendable {
     private func readVideo(_ url: URL) async throws -> MediaMetadata {
         let info = try await VideoProbe.probe(url)
         return MediaMetadata(mediaType: .video, pixelSize: info.uprightSize, creationDate: info.creationDate,
-                             duration: info.duration, format: info.formatName)
+                             duration: info.duration, framesPerSecond: info.framesPerSecond, format: info.formatName)
     }
 }

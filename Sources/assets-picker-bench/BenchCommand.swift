@@ -84,13 +84,7 @@ struct BenchCommand: AsyncParsableCommand {
             exporter: export || peakRss ? try ExportRunner(directory: workdir.appendingPathComponent("export")) : nil,
             exportBatch: export, peakRSSCounts: peakRss ? Array(Set(rssCounts)).sorted() : [])
         let report = try await suite.run(progress: progress)
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            FileHandle.standardOutput.write(try encoder.encode(report) + Data("\n".utf8))
-        } else {
-            FileHandle.standardOutput.write(Data(report.text.utf8))
-        }
+        try report.write(asJSON: json)
     }
 
     /// Says on stderr what is being measured, so a long run is not silent; stdout stays the report.

@@ -1,5 +1,5 @@
 import Foundation
-import ImagePipeline
+import ProcessRunning
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,5 @@
 import Foundation
-import ImagePipeline
+import ProcessRunning
 
 /// Runs the real `assets-picker export` command as a child process, the way a person runs it,
 /// and checks that it exported every photo.

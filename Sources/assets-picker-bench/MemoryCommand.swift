@@ -23,13 +23,7 @@ struct MemoryCommand: AsyncParsableCommand {
         var report = BenchmarkReport()
         report.header = [.init(name: "libvips", value: try PeerTools(outputDirectory: directory, box: "256x256", quality: 80).version(["vips", "--version"]))]
         report.sections = [try MemoryBenchmark(photos: photos, executable: executable, directory: directory).section(progress: progress)]
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            FileHandle.standardOutput.write(try encoder.encode(report) + Data("\n".utf8))
-        } else {
-            FileHandle.standardOutput.write(Data(report.text.utf8))
-        }
+        try report.write(asJSON: json)
     }
 
     private func progress(_ message: String) {

@@ -1,5 +1,5 @@
 import Foundation
-import ImagePipeline
+import ProcessRunning
 
 /// The programs the benchmark compares against, run the way their users run them, on the
 /// same files, each writing into its own output folder.

@@ -3,7 +3,7 @@ import AssetsKit
 import FolderLibrary
 import Foundation
 import ImagePipeline
-import LibraryFolders
+import LibraryTree
 import Synchronization
 import Testing
 import TestSupport

@@ -1,5 +1,5 @@
 import Foundation
-import LibraryFolders
+import LibraryTree
 import Testing
 
 @Suite("Path UUIDs are RFC 9562 version-5 UUIDs")

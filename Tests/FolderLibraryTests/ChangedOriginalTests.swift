@@ -1,7 +1,7 @@
 import AssetsKit
 import FolderLibrary
 import Foundation
-import LibraryFolders
+import LibraryTree
 import Testing
 
 /// A folder library reads an original only as the version it read when it listed it: a file

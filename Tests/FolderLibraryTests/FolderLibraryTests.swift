@@ -2,7 +2,7 @@ import AssetsKit
 import FolderLibrary
 import Foundation
 import ImagePipeline
-import LibraryFolders
+import LibraryTree
 import Testing
 import TestSupport
 
@@ -165,7 +165,7 @@ struct FolderLibraryTests {
         #expect(library.byteSize(of: [photo, video], including: .all) == 9381 + 5314)
     }
 
-    @Test("a folder library is read-only: it takes no changes, keeps no index, history or drafts, needs no watching, reports what it skips")
+    @Test("a folder library is read-only: it takes no changes, keeps no index, history or drafts, needs no watching, reports what it skips, can be waited for")
     func readOnly() async throws {
         #expect(library.changing == nil)
         #expect(library.changeHistory == nil)
@@ -173,6 +173,7 @@ struct FolderLibraryTests {
         #expect(library.drafts == nil)
         #expect(library.watching == nil)
         #expect(library.skippedFileReport != nil)
+        #expect(library.backgroundSettling != nil)
     }
 
     @Test("its change stream stays open while the library lives (background reads announce on it) and ends with it")

@@ -1,7 +1,7 @@
 import AssetsKit
 @testable import FolderLibrary
 import Foundation
-import LibraryFolders
+import LibraryTree
 import Testing
 import TestSupport
 

@@ -1,6 +1,7 @@
 import AssetsKit
 import Foundation
 import ImagePipeline
+import ProcessRunning
 import MediaProbing
 import Testing
 import TestSupport

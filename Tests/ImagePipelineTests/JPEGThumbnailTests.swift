@@ -2,6 +2,7 @@ import AssetsKit
 import Foundation
 import ImageMetadata
 import ImagePipeline
+import ProcessRunning
 import SyntheticMedia
 import Testing
 import TestSupport

@@ -15,11 +15,12 @@ struct AssetRecordTests {
         let keyColumns = try await library.database.pool.read { db in try db.columns(in: "directory_key").map(\.name) }
         #expect(keyColumns == columns, "directory_key (schema v4) copies asset rows column for column")
         #expect(columns.count == AssetRecord.columnCount)
-        #expect(Array(columns.prefix(28)) == [
+        #expect(columns == [
             "id", "uuid", "relativePath", "directoryId", "filename", "mediaType", "pixelWidth", "pixelHeight",
             "creationDate", "timeZoneOffset", "creationDateSource", "modificationTime", "byteSize", "duration",
             "orientation", "latitude", "longitude", "altitude", "make", "model", "format", "hasEmbeddedThumbnail",
             "fingerprint", "isFavorite", "isHidden", "deletedAt", "addedAt", "isImported",
+            "framesPerSecond",   // schema v5
         ])
     }
 
@@ -34,12 +35,13 @@ struct AssetRecordTests {
             creationDateSource: .container, modificationTime: 1_600_000_001_123_456_789, byteSize: 12_345_678,
             duration: 12.5, orientation: 6, latitude: 48.5, longitude: -2.25, altitude: -3.5, make: "Make", model: "Model",
             format: "mov", hasEmbeddedThumbnail: true, fingerprint: "f:1", isFavorite: true, isHidden: true,
-            deletedAt: 1_700_000_000, addedAt: 1_650_000_000, isImported: true)
+            deletedAt: 1_700_000_000, addedAt: 1_650_000_000, isImported: true, framesPerSecond: 29.97)
         var bare = full
         (bare.uuid, bare.relativePath, bare.timeZoneOffset, bare.duration, bare.latitude, bare.longitude, bare.altitude) =
             (UUID(), "a/bare.jpg", nil, nil, nil, nil, nil)
         (bare.make, bare.model, bare.deletedAt, bare.isFavorite, bare.isHidden, bare.isImported, bare.creationDateSource) =
             (nil, nil, nil, false, false, false, .fileModificationDate)
+        (bare.mediaType, bare.framesPerSecond) = (0, nil)
         let written = [full, bare]
         let read = try await library.database.pool.write { db in
             let directoryId = try DirectoryRecord.id(forPath: "a", in: db)

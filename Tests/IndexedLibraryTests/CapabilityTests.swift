@@ -18,6 +18,7 @@ struct CapabilityTests {
         #expect(try await indexing.scan(progress: nil).added == 4)
         #expect(try await indexing.hasCompletedScan())
         #expect(library.skippedFileReport == nil)
+        #expect(library.backgroundSettling == nil)
 
         let changing = try #require(library.changing)
         #expect(changing.acceptsImports)

@@ -2,7 +2,7 @@ import AssetsKit
 import Foundation
 import GRDB
 @testable import IndexedLibrary
-import LibraryFolders
+import LibraryTree
 import Testing
 import TestSupport
 

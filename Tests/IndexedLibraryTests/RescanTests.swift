@@ -1,7 +1,7 @@
 import AssetsKit
 import Foundation
 @testable import IndexedLibrary
-import LibraryFolders
+import LibraryTree
 import Synchronization
 import Testing
 
@@ -45,6 +45,31 @@ struct RescanTests {
         #expect(after.id == before.id)
         #expect(after.byteSize != before.byteSize)
         #expect(after.camera != before.camera)
+    }
+
+    @Test("a video's frame rate comes from the scan's one read; a video indexed before rates were kept is read once more")
+    func videoFrameRate() async throws {
+        let tree = try Self.makeTree()
+        defer { tree.remove() }
+        let reader = CountingReader()
+        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL, reader: reader)
+        try await library.scan()
+        let clip = try #require(try await allAssets(library).first { $0.filename == "clip.mp4" })
+        #expect(clip.framesPerSecond == 29.97)
+        #expect(try await allAssets(library).filter { $0.mediaType == .photo }.allSatisfy { $0.framesPerSecond == nil })
+
+        // As an index of schema v4 left it after the migration to v5.
+        try await library.database.pool.write { db in try db.execute(sql: "UPDATE asset SET framesPerSecond = NULL") }
+        reader.reset()
+        let upgraded = try await library.scan()
+        #expect(reader.readPaths == ["clip.mp4"])
+        #expect(upgraded.updated == 1 && upgraded.added == 0 && upgraded.removed == 0)
+        let reread = try #require(try await allAssets(library).first { $0.filename == "clip.mp4" })
+        #expect(reread.id == clip.id && reread.framesPerSecond == 29.97 && reread.modificationDate == clip.modificationDate)
+
+        reader.reset()
+        try await library.scan()
+        #expect(reader.readPaths.isEmpty)
     }
 
     @Test("a removed file disappears from the library and its folder; a removed folder is no collection")

@@ -74,4 +74,12 @@ struct MediaMetadataReaderTests {
         #expect(metadata.pixelSize == PixelSize(width: width, height: height))
         #expect(abs((metadata.duration ?? 0) - duration) < 0.06)
     }
+
+    @Test("a video's frame rate is read by the same ffprobe run as the rest")
+    func videoFrameRate() async throws {
+        let metadata = try await reader.read(Corpus.file("E_formats/puremagic__test.mp4"), as: .video)
+        #expect(metadata.framesPerSecond == 29.97)   // ffprobe: avg_frame_rate 2997/100
+        let photo = try await reader.read(Corpus.file("A_camera_exif/jhead__sony.jpg"), as: .photo)
+        #expect(photo.framesPerSecond == nil)
+    }
 }

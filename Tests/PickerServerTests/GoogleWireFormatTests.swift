@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import ImageMetadata
 import ImagePipeline
+import ProcessRunning
 import PickerClient
 import PickerSessions
 import Testing

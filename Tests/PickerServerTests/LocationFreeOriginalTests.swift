@@ -1,6 +1,7 @@
 import Foundation
 import ImageMetadata
 import ImagePipeline
+import ProcessRunning
 import Testing
 import TestSupport
 

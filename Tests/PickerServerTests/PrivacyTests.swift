@@ -4,7 +4,7 @@ import IndexedLibrary
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import LibraryFolders
+import LibraryTree
 import PickerClient
 import Testing
 import TestSupport

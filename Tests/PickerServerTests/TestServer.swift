@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import ImagePipeline
+import ProcessRunning
 import Synchronization
 import IndexedLibrary
 import LibraryOpening

@@ -1,5 +1,5 @@
 import Foundation
-import ImagePipeline
+import ProcessRunning
 
 /// exiftool (Debian's libimage-exiftool-perl), a metadata reader and writer that is not ours:
 /// tests make hostile files with it and read what a file carries with it.

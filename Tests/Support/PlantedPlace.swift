@@ -1,5 +1,5 @@
 import Foundation
-import ImagePipeline
+import ProcessRunning
 
 /// The ways a JPEG can carry where it was taken past a cleaner that removes what it knows to be
 /// bad, each made at test time from a camera photo of the corpus (copied, never written in place).

@@ -12,4 +12,6 @@ extension PhotoLibrary {
     public var watching: (any LibraryWatching)? { nil }
     /// `nil`: the library reports no skipped files.
     public var skippedFileReport: (any SkippedFileReporting)? { nil }
+    /// `nil`: the library's answers are exact from the start.
+    public var backgroundSettling: (any BackgroundSettling)? { nil }
 }

@@ -1,5 +1,6 @@
 import AssetsKit
 import Foundation
+import ProcessRunning
 
 /// Takes one still frame from a video with `ffmpeg`, to stand for the video in a grid or a
 /// preview.
@@ -7,23 +8,29 @@ public enum VideoPosterFrame {
     /// How long one `ffmpeg` run may take before it is stopped.
     public static let timeout: Duration = .seconds(20)
 
+    /// Where a frame is taken when the caller does not say: far enough in to skip a black first
+    /// frame, near enough that the seek stays short.
+    public static let defaultPosition: Double = 1
+
     /// Decodes one frame of the video at `url`, upright and scaled down to fit `maxSize`.
     ///
     /// The frame is turned as the video's display rotation says, keeps its aspect ratio and is
-    /// never enlarged. Without a position the frame comes from 10% into the clip, but no later
-    /// than 1 s, which skips a black first frame without seeking far. When the position lies
-    /// past the last frame the first frame is taken instead.
+    /// never enlarged. Without a position the frame comes from ``defaultPosition`` into the
+    /// clip. When the position lies past the last frame the first frame is taken instead, so a
+    /// clip shorter than that still gets its first frame. Nothing is probed first: the file was
+    /// probed as a video when it joined the library (`VideoProbe` in MediaProbing).
     ///
     /// - Parameters:
     ///   - url: The video file.
     ///   - maxSize: The box the frame must fit in; ``AssetsKit/PixelSize/maximum`` keeps the full size.
-    ///   - seconds: Where in the clip to take the frame, or `nil` for the default position.
+    ///   - seconds: Where in the clip to take the frame, or `nil` for ``defaultPosition``.
     /// - Returns: The frame as PNG bytes (lossless, so a later resize or re-encode loses nothing).
-    /// - Throws: ``VideoError`` (from ``VideoProbe/probe(_:)``, or ``VideoError/noFrames(file:)``
-    ///   when no frame decodes); ``ToolError`` when FFmpeg is missing or times out.
+    /// - Throws: ``VideoError/fileNotFound(file:)`` when there is no file,
+    ///   ``VideoError/noFrames(file:)`` when no frame decodes; ``ToolError`` when FFmpeg is
+    ///   missing or times out.
     public static func extract(from url: URL, maxSize: PixelSize, at seconds: Double? = nil) async throws -> Data {
-        let info = try await VideoProbe.probe(url)
-        let position = max(0, seconds ?? min(1, (info.duration ?? 0) * 0.1))
+        guard FileManager.default.fileExists(atPath: url.path) else { throw VideoError.fileNotFound(file: url) }
+        let position = max(0, seconds ?? defaultPosition)
         let frame = try await decodeFrame(of: url, at: position, maxSize: maxSize)
         if !frame.isEmpty { return frame }
         if position > 0 {

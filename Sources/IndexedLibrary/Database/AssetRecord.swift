@@ -35,6 +35,9 @@ package struct AssetRecord: Codable, FetchableRecord, MutablePersistableRecord, 
     package var deletedAt: Double?
     package var addedAt: Double
     package var isImported: Bool = false
+    /// A video's frames per second; 0 when its stream records none, `NULL` for a photo and for a
+    /// video not read since schema version 5 (the next scan reads it again).
+    package var framesPerSecond: Double?
 
     package mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
@@ -48,7 +51,7 @@ package struct AssetRecord: Codable, FetchableRecord, MutablePersistableRecord, 
             creationDate: Date(timeIntervalSince1970: creationDate), timeZoneOffset: timeZoneOffset,
             creationDateSource: creationDateSource,
             modificationDate: Date(timeIntervalSince1970: Double(modificationTime) / 1e9), byteSize: byteSize,
-            duration: duration, orientation: orientation,
+            duration: duration, framesPerSecond: framesPerSecond.flatMap { $0 > 0 ? $0 : nil }, orientation: orientation,
             location: latitude.flatMap { latitude in longitude.map { GeoLocation(latitude: latitude, longitude: $0, altitude: altitude) } },
             camera: make != nil || model != nil ? Camera(make: make, model: model) : nil,
             format: format, hasEmbeddedThumbnail: hasEmbeddedThumbnail, isFavorite: isFavorite, isHidden: isHidden)
@@ -59,7 +62,7 @@ package struct AssetRecord: Codable, FetchableRecord, MutablePersistableRecord, 
 extension AssetRecord {
     /// The number of columns of `SELECT asset.*` (all read by ``init(row:)``); a statement may
     /// select more after them.
-    static let columnCount = 28
+    static let columnCount = 29
 
     /// Decodes a row of `SELECT asset.*` by column position, in the table's order (schema v1;
     /// later versions only ever add columns after these, and a test pins the order). GRDB's Codable
@@ -98,6 +101,7 @@ extension AssetRecord {
         deletedAt = row[25]
         addedAt = row[26]
         isImported = row[27]
+        framesPerSecond = row[28]
     }
 }
 

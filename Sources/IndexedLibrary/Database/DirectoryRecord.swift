@@ -1,7 +1,7 @@
 import AssetsKit
 import Foundation
 import GRDB
-import LibraryFolders
+import LibraryTree
 
 /// A row of the `directory` table: a folder of the tree, listed as an album whether it holds
 /// assets or not (the root only while it holds media files itself).

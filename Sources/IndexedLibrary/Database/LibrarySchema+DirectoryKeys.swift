@@ -6,7 +6,8 @@ extension LibrarySchema {
     /// the posters of 2,000 folders from one small table in directory order instead of 2,000 rows
     /// scattered over the asset table (11 ms of the 14 ms album list at 100,000 assets in 2,000
     /// folders). The table has `asset`'s columns in `asset`'s order (``AssetRecord/init(row:)``
-    /// decodes either); a later migration that adds a column to `asset` adds it here too.
+    /// decodes either), declared from `asset` as it stands then (``assetColumns(_:)``); a later
+    /// migration that adds a column to `asset` adds it here too.
     ///
     /// The triggers: a visible asset that precedes its group's key (or whose group has none)
     /// becomes the key; when the key row is updated or deleted, the group's key is looked up
@@ -16,34 +17,7 @@ extension LibrarySchema {
     static func createVersion4(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE directory_key (
-                id INTEGER NOT NULL,
-                uuid BLOB NOT NULL,
-                relativePath TEXT NOT NULL,
-                directoryId INTEGER NOT NULL,
-                filename TEXT NOT NULL,
-                mediaType INTEGER NOT NULL,
-                pixelWidth INTEGER NOT NULL,
-                pixelHeight INTEGER NOT NULL,
-                creationDate REAL NOT NULL,
-                timeZoneOffset INTEGER,
-                creationDateSource TEXT NOT NULL,
-                modificationTime INTEGER NOT NULL,
-                byteSize INTEGER NOT NULL,
-                duration REAL,
-                orientation INTEGER NOT NULL,
-                latitude REAL,
-                longitude REAL,
-                altitude REAL,
-                make TEXT,
-                model TEXT,
-                format TEXT NOT NULL,
-                hasEmbeddedThumbnail BOOLEAN NOT NULL,
-                fingerprint TEXT NOT NULL,
-                isFavorite BOOLEAN NOT NULL,
-                isHidden BOOLEAN NOT NULL,
-                deletedAt REAL,
-                addedAt REAL NOT NULL,
-                isImported BOOLEAN NOT NULL,
+                \(try assetColumns(db)),
                 PRIMARY KEY (directoryId, mediaType)
             ) WITHOUT ROWID;
             INSERT INTO directory_key
@@ -71,6 +45,19 @@ extension LibrarySchema {
                 \(takeKey("NEW"))
             END;
             """)
+    }
+
+    /// The `asset` table's columns as `directory_key` declares them: in `asset`'s order, with
+    /// their types and `NOT NULL` (a primary key counts as not null), without defaults,
+    /// uniqueness or references, which belong to `asset` alone. Read from the table itself, so
+    /// the copy cannot drift from what it copies.
+    private static func assetColumns(_ db: Database) throws -> String {
+        try Row.fetchAll(db, sql: "SELECT name, type, \"notnull\" OR pk > 0 AS required FROM pragma_table_info('asset') ORDER BY cid")
+            .map { row -> String in
+                let name: String = row["name"], type: String = row["type"], required: Bool = row["required"]
+                return "\(name) \(type)" + (required ? " NOT NULL" : "")
+            }
+            .joined(separator: ",\n")
     }
 
     /// The trigger statements making the `row` asset its group's key if it is visible and

@@ -8,6 +8,7 @@ enum LibrarySchema {
         migrator.registerMigration("v2", migrate: addVersion2)
         migrator.registerMigration("v3", migrate: createVersion3)
         migrator.registerMigration("v4", migrate: createVersion4)
+        migrator.registerMigration("v5", migrate: addVersion5)
         return migrator
     }
 

@@ -1,5 +1,5 @@
 import AssetsKit
-import LibraryFolders
+import LibraryTree
 import Foundation
 
 /// Originals kept as files in the library folder: an indexed library's store today.

@@ -1,6 +1,6 @@
 import AssetsKit
 import Foundation
-import LibraryFolders
+import LibraryTree
 import MediaProbing
 
 extension AssetRecord {
@@ -27,6 +27,7 @@ extension AssetRecord {
         modificationTime = original.modificationTime
         byteSize = original.byteSize
         duration = metadata.duration
+        framesPerSecond = metadata.mediaType == .video ? metadata.framesPerSecond ?? 0 : nil
         orientation = metadata.orientation
         latitude = metadata.location?.latitude
         longitude = metadata.location?.longitude

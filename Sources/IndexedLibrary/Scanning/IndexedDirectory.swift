@@ -51,8 +51,11 @@ package struct IndexedDirectory: Sendable {
     static func fetch(_ db: Database, path: String) throws -> IndexedDirectory {
         var directory = IndexedDirectory()
         directory.isRecorded = try Bool.fetchOne(db, sql: "SELECT 1 FROM directory WHERE relativePath = ?", arguments: [path]) == true
+        // A video indexed before its frame rate was kept (schema v5) counts as another
+        // version, so the scan reads it once more and fills the rate in.
         let assetRows = try Row.fetchCursor(db, sql: """
-            SELECT asset.id, asset.relativePath, asset.byteSize, asset.modificationTime
+            SELECT asset.id, asset.relativePath, asset.byteSize,
+                   CASE WHEN asset.mediaType = 1 AND asset.framesPerSecond IS NULL THEN -1 ELSE asset.modificationTime END
             FROM asset JOIN directory ON directory.id = asset.directoryId
             WHERE directory.relativePath = ?
             """, arguments: [path])

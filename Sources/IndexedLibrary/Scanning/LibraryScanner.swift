@@ -1,7 +1,7 @@
 import AssetsKit
 import Foundation
 import ImagePipeline
-import LibraryFolders
+import LibraryTree
 import MediaProbing
 
 /// Brings the index in line with the folder tree, adopting files in place (originals are only

@@ -1,7 +1,7 @@
 import AssetsKit
 import Foundation
 import GRDB
-import LibraryFolders
+import LibraryTree
 import MediaProbing
 
 /// The writes a scan has gathered, applied together in one transaction.

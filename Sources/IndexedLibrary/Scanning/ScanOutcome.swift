@@ -1,4 +1,4 @@
-import LibraryFolders
+import LibraryTree
 import MediaProbing
 
 /// A file the scan has to look at: new to the index, or changed since it was indexed or

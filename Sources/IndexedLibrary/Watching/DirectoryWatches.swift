@@ -1,5 +1,5 @@
 import Foundation
-import LibraryFolders
+import LibraryTree
 
 /// The folders of a library tree that an inotify descriptor watches, by watch descriptor.
 ///

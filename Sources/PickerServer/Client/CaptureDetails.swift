@@ -6,11 +6,13 @@ import ImagePipeline
 /// What a picked item's file says that the library does not index: a photo's exposure (focal
 /// length, aperture, ISO and exposure time, from its EXIF) and a video's frame rate.
 ///
-/// Read when a page of picks is listed (at most ``MediaItemRoutes/maximumPageSize`` files, a
-/// few at a time), from each file's header only: the bytes before a JPEG's first scan, libvips'
-/// header read for other photos (a PNG's EXIF chunk, a HEIC's EXIF item), `ffprobe` for a
-/// video. A value the file lacks, or a file that cannot be read, is left out, as Google's
-/// Picker API leaves out what it does not know.
+/// A photo's are read when a page of picks is listed (at most ``MediaItemRoutes/maximumPageSize``
+/// files, a few at a time), from each file's header only: the bytes before a JPEG's first scan,
+/// libvips' header read for other photos (a PNG's EXIF chunk, a HEIC's EXIF item). A video's
+/// frame rate is the asset's (``AssetsKit/Asset/framesPerSecond``, from the one `ffprobe` run
+/// that read the video into the library), so no video is probed again. A value the file lacks,
+/// or a photo that cannot be read, is left out, as Google's Picker API leaves out what it does
+/// not know.
 struct CaptureDetails: Sendable, Equatable {
     var photo: PickedMediaItemResource.PhotoMetadata?
     var video: PickedMediaItemResource.VideoMetadata?
@@ -40,14 +42,10 @@ struct CaptureDetails: Sendable, Equatable {
 
     /// The details of `asset`; only its kind's empty metadata when its file cannot be read.
     static func read(_ asset: Asset, library: any PhotoLibrary) async -> CaptureDetails {
-        let original = try? await library.originalFile(for: asset)
-        // ffprobe opens the descriptor by its /proc path: it stays open until the probe ends.
-        defer { withExtendedLifetime(original) {} }
         if asset.mediaType == .video {
-            var fps: Double?
-            if let original { fps = try? await VideoProbe.probe(original.file.urlForChildProcess).framesPerSecond }
-            return CaptureDetails(video: PickedMediaItemResource.VideoMetadata(fps: fps))
+            return CaptureDetails(video: PickedMediaItemResource.VideoMetadata(fps: asset.framesPerSecond))
         }
+        let original = try? await library.originalFile(for: asset)
         var photo: PickedMediaItemResource.PhotoMetadata?
         if let original { photo = try? await BlockingWork.run { exposure(of: original) } }
         return CaptureDetails(photo: photo ?? PickedMediaItemResource.PhotoMetadata())

@@ -1,5 +1,4 @@
 import AssetsKit
-import FolderLibrary
 import Foundation
 import LibraryOpening
 
@@ -56,7 +55,7 @@ struct FirstScreenScenario {
         if let largest {
             largestPage = try await Measure.milliseconds { _ = try await Self.newest60(of: largest.collection.id, in: opened) }
         }
-        let backgroundReads = await Measure.milliseconds { await (opened as? FolderLibrary)?.settled() }
+        let backgroundReads = await Measure.milliseconds { await opened.backgroundSettling?.settled() }
         return Pass(open: open, albums: albums, firstPage: firstPage, albumCount: summaries.count,
                     largestAlbumPage: largestPage, largestAlbumCount: largest?.count ?? 0, backgroundReads: backgroundReads)
     }

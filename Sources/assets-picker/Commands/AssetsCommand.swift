@@ -1,7 +1,7 @@
 import ArgumentParser
 import AssetsKit
 import Foundation
-import LibraryFolders
+import LibraryTree
 
 /// `assets`: the assets of an album (default: the camera roll), filtered, sorted, paged.
 struct AssetsCommand: AsyncParsableCommand {

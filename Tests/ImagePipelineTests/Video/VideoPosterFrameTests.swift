@@ -1,6 +1,8 @@
 import AssetsKit
 import Foundation
+import ProcessRunning
 import Testing
+import TestSupport
 @testable import ImagePipeline
 
 @Suite("VideoPosterFrame")
@@ -60,13 +62,6 @@ struct VideoPosterFrameTests {
         let offset = (4 * 240 + 60) * 3
         let (red, green, blue) = (pixels[offset], pixels[offset + 1], pixels[offset + 2])
         #expect(red > 180 && green < 80 && blue < 80, "top row pixel is (\(red), \(green), \(blue)), not red")
-    }
-
-    @Test func stillImageIsRefused() async throws {
-        let jpeg = TestData.file("A_camera_exif/jhead__sony.jpg")
-        await #expect(throws: VideoError.noVideoStream(file: jpeg)) {
-            _ = try await VideoPosterFrame.extract(from: jpeg, maxSize: PixelSize(width: 64, height: 64))
-        }
     }
 
     @Test func missingFileIsNamed() async throws {

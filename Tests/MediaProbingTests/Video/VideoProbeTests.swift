@@ -1,12 +1,14 @@
 import AssetsKit
 import Foundation
+import ImagePipeline
 import Testing
-@testable import ImagePipeline
+import TestSupport
+@testable import MediaProbing
 
 @Suite("VideoProbe")
 struct VideoProbeTests {
     @Test func mp4() async throws {
-        let info = try await VideoProbe.probe(TestData.file("E_formats/puremagic__test.mp4"))
+        let info = try await VideoProbe.probe(Corpus.file("E_formats/puremagic__test.mp4"))
         #expect(abs(try #require(info.duration) - 1.003) < 0.05)
         #expect(info.codedSize == PixelSize(width: 720, height: 480))
         #expect(info.rotation == 0)
@@ -19,7 +21,7 @@ struct VideoProbeTests {
     }
 
     @Test func mkvCreationDateFromContainerTags() async throws {
-        let info = try await VideoProbe.probe(TestData.file("E_formats/puremagic__test.mkv"))
+        let info = try await VideoProbe.probe(Corpus.file("E_formats/puremagic__test.mkv"))
         #expect(abs(try #require(info.duration) - 0.967) < 0.05)
         #expect(info.codedSize == PixelSize(width: 720, height: 480))
         #expect(info.codecName == "hevc")
@@ -29,7 +31,7 @@ struct VideoProbeTests {
     }
 
     @Test func threeG2() async throws {
-        let info = try await VideoProbe.probe(TestData.file("E_formats/puremagic__test.3g2"))
+        let info = try await VideoProbe.probe(Corpus.file("E_formats/puremagic__test.3g2"))
         #expect(abs(try #require(info.duration) - 1.11) < 0.05)
         #expect(info.codedSize == PixelSize(width: 176, height: 144))
         #expect(info.codecName == "h263")
@@ -40,7 +42,7 @@ struct VideoProbeTests {
     @Test func movWithoutMediaStillProbesAndSkipsCoverArt() async throws {
         // The file keeps its metadata but not its media; ffprobe still reports the streams.
         // Its 8x8 attached picture must not be taken for the video stream.
-        let info = try await VideoProbe.probe(TestData.file("E_formats/exiftool__QuickTime.mov"))
+        let info = try await VideoProbe.probe(Corpus.file("E_formats/exiftool__QuickTime.mov"))
         #expect(info.codedSize == PixelSize(width: 320, height: 240))
         #expect(info.codecName == "mjpeg")
         #expect(abs(try #require(info.duration) - 4.967) < 0.05)
@@ -57,12 +59,14 @@ struct VideoProbeTests {
     }
 
     @Test func stillImageIsNotAVideo() async throws {
-        let jpeg = TestData.file("A_camera_exif/jhead__sony.jpg")
+        let jpeg = Corpus.file("A_camera_exif/jhead__sony.jpg")
         await #expect(throws: VideoError.noVideoStream(file: jpeg)) { _ = try await VideoProbe.probe(jpeg) }
     }
 
     @Test func textFileIsUnreadable() async throws {
-        let text = try TestData.temporaryFolder().appendingPathComponent("notes.mp4")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("video-probe-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let text = folder.appendingPathComponent("notes.mp4")
         try Data("not a video\n".utf8).write(to: text)
         let error = await #expect(throws: VideoError.self) { _ = try await VideoProbe.probe(text) }
         guard case let .unreadable(file, reason) = error else {
@@ -97,26 +101,5 @@ struct VideoProbeTests {
     @Test(arguments: ["1904-01-01T00:00:00.000000Z", "1970-01-01T00:00:00.000000Z", "0000-00-00", "junk", ""])
     func placeholderCreationDatesAreIgnored(text: String) {
         #expect(VideoProbe.creationDate(text) == nil)
-    }
-}
-
-/// A one-second 320x240 clip whose display matrix turns it 90° clockwise, as a phone held
-/// upright records it.
-enum RotatedVideo {
-    static func make() async throws -> URL {
-        let folder = try TestData.temporaryFolder()
-        let plain = folder.appendingPathComponent("plain.mp4"), rotated = folder.appendingPathComponent("rotated.mp4")
-        let encode = try await ToolRunner.run(.ffmpeg, arguments: [
-            "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=10", "-t", "1",
-            "-c:v", "libx264", "-pix_fmt", "yuv420p", plain.path,
-        ])
-        try #require(encode.succeeded, "\(encode.standardError)")
-        // FFmpeg 5.1 only turns the `rotate` tag into a display matrix when stream-copying, and
-        // reads it counter-clockwise: rotate=270 gives ffprobe's `rotation: -90`, i.e. 90° clockwise.
-        let tag = try await ToolRunner.run(.ffmpeg, arguments: [
-            "-nostdin", "-loglevel", "error", "-i", plain.path, "-c", "copy", "-metadata:s:v:0", "rotate=270", rotated.path,
-        ])
-        try #require(tag.succeeded, "\(tag.standardError)")
-        return rotated
     }
 }

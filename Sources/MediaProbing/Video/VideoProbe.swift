@@ -1,5 +1,7 @@
 import AssetsKit
 import Foundation
+import ImagePipeline
+import ProcessRunning
 
 /// Reads a video's facts with `ffprobe`.
 public enum VideoProbe {

@@ -4,7 +4,7 @@ import Glibc
 #endif
 import Testing
 import TestSupport
-@testable import ImagePipeline
+@testable import ProcessRunning
 
 @Suite("ToolRunner")
 struct ToolRunnerTests {

@@ -1,4 +1,3 @@
-import AssetsKit
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -213,7 +212,7 @@ final class RunningTool: @unchecked Sendable {
             self.continuation = nil
             switch stopReason {
             case .timedOut:
-                result = .failure(ToolError.timedOut(tool: tool.name, seconds: timeout.seconds))
+                result = .failure(ToolError.timedOut(tool: tool.name, seconds: timeout / .seconds(1)))
             case .cancelled:
                 result = .failure(CancellationError())
             case nil:
@@ -258,6 +257,6 @@ final class RunningTool: @unchecked Sendable {
     /// `poll`'s timeout for waking at `instant` (rounded up; -1 = no timeout).
     private static func milliseconds(from now: ContinuousClock.Instant, to instant: ContinuousClock.Instant?) -> Int32 {
         guard let instant else { return -1 }
-        return Int32(max(0, min((instant - now).milliseconds.rounded(.up), 3_600_000)))
+        return Int32(max(0, min(((instant - now) / .milliseconds(1)).rounded(.up), 3_600_000)))
     }
 }

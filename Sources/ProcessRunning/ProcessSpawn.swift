@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// Starts a program with `posix_spawn`, the one way this package starts other programs
-/// (``ToolRunner`` for the tools the pipeline runs; the benchmarks for the peers they time).
+/// (``ToolRunner`` for the tools the library runs; the benchmarks for the peers they time).
 ///
 /// In the child, standard input is `/dev/null`; descriptors 1 and 2 are what ``FileAction``s
 /// make them, and every other descriptor is closed (`posix_spawn_file_actions_addclosefrom_np`

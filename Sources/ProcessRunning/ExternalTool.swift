@@ -1,6 +1,7 @@
 import Foundation
 
-/// A command-line program the pipeline runs, named as it is found on `PATH`.
+/// A command-line program the package runs (ffprobe, ffmpeg, a benchmark's peers), named as
+/// it is found on `PATH`.
 ///
 /// It carries the hint a user needs when the program is missing, so the error can say how to
 /// fix it instead of only what failed.
