@@ -241,7 +241,8 @@ public final class FolderLibrary: PhotoLibrary {
     }
 
     func cameraRollCollection(estimatedCount: Int) -> AssetCollection {
-        AssetCollection(id: Self.cameraRollID, title: "All Photos", kind: .cameraRoll, estimatedAssetCount: estimatedCount)
+        AssetCollection(id: Self.cameraRollID, title: "All Photos", kind: .cameraRoll, smartKind: .allPhotos,
+                        estimatedAssetCount: estimatedCount)
     }
 
     /// `read`'s result; when it finds `file` missing or changed, its folder is listed again at

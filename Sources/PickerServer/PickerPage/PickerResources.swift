@@ -51,11 +51,13 @@ struct SelectionResource: Encodable {
     }
 }
 
-/// A collection in the album list: poster, title, count under the session's filter.
+/// A collection in the album list: poster, title, what it is, count under the session's filter.
 struct AlbumResource: Encodable {
     let id: String
     let title: String
     let kind: CollectionKind
+    /// Which smart album it is (the page titles those in its own language); `nil` for the others.
+    let smartKind: SmartAlbumKind?
     let count: Int
     let posterId: UUID?
 }
