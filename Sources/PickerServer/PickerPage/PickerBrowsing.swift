@@ -60,7 +60,7 @@ struct PickerBrowsing: Sendable {
             if let refusal = PrefetchLimits.refusal(of: body) { throw APIError.badParameter(refusal) }
             let assets = try await state.visibleAssets(body.ids.compactMap { UUID(canonical: $0) }, session: session)
             let request = ImageRequest(targetSize: PixelSize(width: body.w, height: body.h), contentMode: body.mode ?? .fill,
-                                       deliveryMode: .highQualityFormat, format: .jpeg, quality: 80)
+                                       deliveryMode: .highQualityFormat, format: .jpeg, quality: PickerThumbnails.quality)
             await state.prefetches.start(assets, request: request, session: session.id, on: state.library) { state.sessions.session($0) != nil }
             return Response(status: .noContent)
         }

@@ -20,6 +20,8 @@ struct PickerSessionResource: Encodable {
     let selection: SelectionResource
     let library: Library
     let droppedPreselected: [String]
+    /// What the page asks within: its thumbnails' quality, the batch's and prefetch's bounds.
+    let limits = PickerPageLimits()
 
     init(_ session: PickerSession, library: any PhotoLibrary) {
         id = session.id
