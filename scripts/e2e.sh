@@ -4,7 +4,8 @@
 # Starts `assets-picker serve` on a fresh demo library (in a temporary folder, with its own empty
 # rendition cache) on a free loopback port, runs Tests/E2E/picker_e2e.py against it and stops the
 # server whatever happens; the scroll test (Tests/E2E/e2e_scroll_cancel.py) starts a second server of
-# the same binary on a large library of its own. Screenshots and, on failure, the server's log go to test-artifacts/e2e.
+# the same binary on a large library of its own, and the album kinds test (Tests/E2E/e2e_album_kinds.py) one
+# on each backend (folder, indexed). Screenshots and, on failure, the server's log go to test-artifacts/e2e.
 # scripts/install-e2e-dependencies.sh installs chromium, chromedriver and selenium.
 set -euo pipefail
 cd "$(dirname "$0")/.."

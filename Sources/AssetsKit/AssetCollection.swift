@@ -7,6 +7,8 @@ public struct AssetCollection: Sendable, Hashable, Identifiable, Codable {
     public var title: String
     /// What sort of collection it is.
     public var kind: CollectionKind
+    /// Which smart album it is, for the camera roll and the smart albums; `nil` for the others.
+    public var smartKind: SmartAlbumKind?
     /// A cheap count that may be stale or missing (`nil`: unknown), as AssetsLibrary's and
     /// PhotoKit's estimates are. Ask the library for the exact count.
     public var estimatedAssetCount: Int?
@@ -14,14 +16,19 @@ public struct AssetCollection: Sendable, Hashable, Identifiable, Codable {
     public var parentID: CollectionIdentifier?
 
     /// A collection with every property given.
-    public init(id: CollectionIdentifier, title: String, kind: CollectionKind,
+    public init(id: CollectionIdentifier, title: String, kind: CollectionKind, smartKind: SmartAlbumKind? = nil,
                 estimatedAssetCount: Int? = nil, parentID: CollectionIdentifier? = nil) {
         self.id = id
         self.title = title
         self.kind = kind
+        self.smartKind = smartKind
         self.estimatedAssetCount = estimatedAssetCount
         self.parentID = parentID
     }
+
+    /// Whether it holds what the person deleted (Recently Deleted): a picker neither lists it
+    /// nor offers what is in it.
+    public var isTrash: Bool { smartKind == .recentlyDeleted }
 }
 
 /// What sort of collection a collection is.

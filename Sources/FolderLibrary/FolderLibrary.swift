@@ -236,7 +236,8 @@ public final class FolderLibrary: FolderAuthorizing {
     }
 
     func cameraRollCollection(estimatedCount: Int) -> AssetCollection {
-        AssetCollection(id: Self.cameraRollID, title: "All Photos", kind: .cameraRoll, estimatedAssetCount: estimatedCount)
+        AssetCollection(id: Self.cameraRollID, title: "All Photos", kind: .cameraRoll, smartKind: .allPhotos,
+                        estimatedAssetCount: estimatedCount)
     }
 
     /// Where `file` is in the library, of its version: opened only confined to the root.

@@ -55,12 +55,23 @@ public enum SmartAlbum: String, Sendable, CaseIterable {
 
     /// The album's collection identifier.
     public var collectionIdentifier: CollectionIdentifier { CollectionID.smart(self).identifier }
+
+    /// Which smart album it is, in every backend's words.
+    public var kind: SmartAlbumKind {
+        switch self {
+        case .all: .allPhotos
+        case .favorites: .favorites
+        case .videos: .videos
+        case .recentlyAdded: .recentlyAdded
+        case .recentlyDeleted: .recentlyDeleted
+        }
+    }
 }
 
 extension SmartAlbum {
     /// The album as a collection holding `count` assets (All Photos is the camera roll).
     func collection(count: Int) -> AssetCollection {
-        AssetCollection(id: collectionIdentifier, title: title, kind: self == .all ? .cameraRoll : .smartAlbum,
+        AssetCollection(id: collectionIdentifier, title: title, kind: self == .all ? .cameraRoll : .smartAlbum, smartKind: kind,
                         estimatedAssetCount: count)
     }
 }

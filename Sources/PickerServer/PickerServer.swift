@@ -70,11 +70,12 @@ public struct PickerServer: Sendable {
             logger: logger
         )
         try await withThrowingDiscardingTaskGroup { group in
-            // A change to the library makes remembered assets, fetches and renditions stale.
+            // A change to the library makes remembered assets, fetches, renditions and its trash stale.
             group.addTask {
                 for await _ in library.changes() {
                     state.assets.forgetAll()
                     state.fetches.forgetAll()
+                    state.pickable.forgetAll()
                     state.media.renditions.forgetAll()
                 }
             }

@@ -15,7 +15,7 @@ from selenium.webdriver.common.by import By
 from e2e_common import StepFailed
 from e2e_devtools import ImageRequests
 from e2e_page import Page, make_driver, report_page
-from e2e_scroll_server import PHOTOS, ScrollServer
+from e2e_library_server import PHOTOS, LibraryServer
 from e2e_warm_final import check_warm_first_screen_batched
 
 HALF_SCREEN_STEPS = 6  # each step under a screen, so its rows load at once (a jump defers them)
@@ -36,7 +36,7 @@ STARTED = "started"
 def run_scroll_cancel(binary, artifacts, scenario):
     """The scenario on its own server and browser; both stopped whatever happens."""
     scenario.begin(f"a second server on a library of {PHOTOS} photos (more than a screen)")
-    server = ScrollServer(binary)
+    server = LibraryServer(binary)
     driver = None
     try:
         driver = make_driver()

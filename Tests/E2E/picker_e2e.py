@@ -21,9 +21,12 @@ screen is sharp, a second browser opening it gets the first screen's final thumb
 answer and asks for none of them on its own (e2e_warm_final); then, with every
 thumbnail request held in the browser, the grid scrolls far down; the requests of the cells that
 left are cancelled before reaching the server, and once let through, every cell in view shows its image.
+Then a server on each backend (folder and indexed): in Simplified Chinese All Photos is titled
+所有照片 on both, and the page asks within the limits GET api/session gives it (e2e_album_kinds).
 
 Each part lives in a module beside this file (e2e_client, e2e_page, e2e_sign_in, e2e_picking,
-e2e_cancel, e2e_range_reload, e2e_scroll_cancel with e2e_scroll_server, e2e_warm_final and e2e_devtools; e2e_common
+e2e_cancel, e2e_range_reload, e2e_scroll_cancel with e2e_library_server, e2e_warm_final, e2e_devtools and
+e2e_album_kinds; e2e_common
 for what they share). Run by scripts/e2e.sh, which starts
 the server:
     python3 Tests/E2E/picker_e2e.py --base http://127.0.0.1:PORT/ --key CLIENT_KEY --sign-in SIGN_IN_URL \
@@ -38,6 +41,7 @@ from pathlib import Path
 from e2e_page import Page, make_driver, report_page  # first: says so when selenium is missing
 from selenium.common.exceptions import WebDriverException
 
+from e2e_album_kinds import run_album_kinds
 from e2e_cancel import run_cancel
 from e2e_client import Client, client_reaches_nothing
 from e2e_common import MAX_ITEMS, Scenario, StepFailed
@@ -76,6 +80,7 @@ def run(arguments, scenario):
     finally:
         driver.quit()
     run_scroll_cancel(arguments.binary, artifacts, scenario)
+    run_album_kinds(arguments.binary, artifacts, scenario)
 
 
 def main():

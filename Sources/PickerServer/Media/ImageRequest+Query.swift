@@ -11,11 +11,8 @@ extension ImageRequest {
     /// refused with 400 before any decode: a rendition costs its pixels, and the original is
     /// there for anything bigger.
     static let maximumServedSide = 4_096
-    /// The quality of a rendition whose query names none: the picker page's thumbnails.
-    static let servedQuality = 80
-
     /// A rendition the server makes: `width`×`height`, kept in memory by the server, not the pipeline.
-    init(served width: Int, _ height: Int, mode: ContentMode, format: ImageFormat = .jpeg, quality: Int = servedQuality,
+    init(served width: Int, _ height: Int, mode: ContentMode, format: ImageFormat = .jpeg, quality: Int = PickerThumbnails.quality,
          delivery: DeliveryMode = .highQualityFormat, priority: RenderPriority) {
         self.init(targetSize: PixelSize(width: width, height: height), contentMode: mode, deliveryMode: delivery,
                   resizeMode: .exact, format: format, quality: quality, priority: priority, keepsInMemory: false)
@@ -54,7 +51,7 @@ extension ImageRequest {
         }
         let mode = try choice("mode", ["fill", "fit"], Self.mode) ?? .fit
         let format = try choice("format", ["jpeg", "jpg", "webp"], Self.format) ?? .jpeg
-        let quality = try integer("quality", in: 1...100) ?? Self.servedQuality
+        let quality = try integer("quality", in: 1...100) ?? PickerThumbnails.quality
         let delivery = allowsDelivery ? try choice("delivery", ["fast", "high"], Self.delivery) ?? .highQualityFormat : .highQualityFormat
         self.init(served: width, height, mode: mode, format: format, quality: quality, delivery: delivery,
                   priority: delivery == .fastFormat ? .visibleFirst : priority)

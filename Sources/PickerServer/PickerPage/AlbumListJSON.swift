@@ -5,7 +5,7 @@ import NIOCore
 /// It is the first thing the picker page asks, and a library of twenty years of day folders lists
 /// thousands of albums: Foundation's encoder, which builds a tree of boxed values before writing,
 /// took about 14 ms for 2,005 of them, half of the answer. The bytes are the ones ``JSONResponse``'s
-/// encoder writes for `["albums": albums]`: keys sorted, a poster left out when there is none.
+/// encoder writes for `["albums": albums]`: keys sorted, a poster or smart kind left out when there is none.
 enum AlbumListJSON {
     static func body(_ albums: [AlbumResource]) -> ByteBuffer {
         var buffer = ByteBuffer()
@@ -22,6 +22,10 @@ enum AlbumListJSON {
             if let poster = album.posterId {
                 buffer.writeStaticString(#","posterId":"#)
                 buffer.writeJSONString(poster)
+            }
+            if let smartKind = album.smartKind {
+                buffer.writeStaticString(#","smartKind":"#)
+                buffer.writeJSONString(smartKind.rawValue)
             }
             buffer.writeStaticString(#","title":"#)
             buffer.writeJSONString(album.title)

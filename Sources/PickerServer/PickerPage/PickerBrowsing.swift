@@ -61,12 +61,12 @@ struct PickerBrowsing: Sendable {
     private func albums(filter: MediaFilter) async throws -> [AlbumResource] {
         var albums: [AlbumResource] = []
         var posters: [Asset] = []
-        for album in try await state.library.albumSummaries(filter: filter) where Self.isPickable(album.collection.id) {
+        for album in try await state.pickable.albums(of: state.library, filter: filter) {
             // Smart albums with nothing in them are left out; the camera roll and the person's own albums stay.
             if album.count == 0, album.collection.kind == .smartAlbum { continue }
             if let poster = album.keyAsset { posters.append(poster) }
             albums.append(AlbumResource(id: album.collection.id.rawValue, title: album.collection.title, kind: album.collection.kind,
-                                        count: album.count, posterId: album.keyAsset?.id.uuid))
+                                        smartKind: album.collection.smartKind, count: album.count, posterId: album.keyAsset?.id.uuid))
         }
         state.assets.remember(posters)
         return albums
@@ -75,16 +75,11 @@ struct PickerBrowsing: Sendable {
     /// Sent by the picker page with the sharp upgrade of a thumbnail it shows already.
     static let imageUpgrade = HTTPField.Name("X-Image-Upgrade")!
 
-    /// Recently Deleted holds what the person threw away: neither listed nor offered for picking.
-    private static func isPickable(_ collection: CollectionIdentifier) -> Bool {
-        !collection.rawValue.hasSuffix("recently-deleted")
-    }
-
     private func window(_ request: Request, _ context: BasicRequestContext, session: PickerSession) async throws -> AssetWindow {
         let parameters = request.uri.queryParameters
         let album = CollectionIdentifier(try Self.decodedPathComponent(context.parameters.require("album")))
         // What is not offered in the album list cannot be listed either: it answers as an unknown album.
-        guard Self.isPickable(album) else { throw APIError.notFound }
+        guard try await state.pickable.mayOpen(album, in: state.library) else { throw APIError.notFound }
         func number(_ name: String, default value: Int, in range: ClosedRange<Int>) throws(APIError) -> Int {
             guard let text = parameters.get(name) else { return value }
             guard let number = Int(text), range.contains(number) else {

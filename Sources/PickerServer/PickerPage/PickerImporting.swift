@@ -47,7 +47,7 @@ struct PickerImporting: Sendable {
             guard let id = result.insertedCollections.first else {
                 throw APIError(.unprocessableContent, code: "albumNotCreated", "The album could not be created.")
             }
-            return try JSONResponse.make(["album": AlbumResource(id: id.rawValue, title: title, kind: .album, count: 0, posterId: nil)],
+            return try JSONResponse.make(["album": AlbumResource(id: id.rawValue, title: title, kind: .album, smartKind: nil, count: 0, posterId: nil)],
                                          status: .created)
         }
     }

@@ -20,6 +20,8 @@ struct PickerSessionResource: Encodable {
     let selection: SelectionResource
     let library: Library
     let droppedPreselected: [String]
+    /// What the page asks within: its thumbnails' quality, the batch's and prefetch's bounds.
+    let limits = PickerPageLimits()
 
     init(_ session: PickerSession, library: any PhotoLibrary) {
         id = session.id
@@ -51,11 +53,13 @@ struct SelectionResource: Encodable {
     }
 }
 
-/// A collection in the album list: poster, title, count under the session's filter.
+/// A collection in the album list: poster, title, what it is, count under the session's filter.
 struct AlbumResource: Encodable {
     let id: String
     let title: String
     let kind: CollectionKind
+    /// Which smart album it is (the page titles those in its own language); `nil` for the others.
+    let smartKind: SmartAlbumKind?
     let count: Int
     let posterId: UUID?
 }

@@ -16,7 +16,7 @@ import NIOCore
 /// the quick ones are sharpened as fast answers are.
 ///
 /// The body is `{"ids": [...], "w": W, "h": H, "mode": "fill"|"fit"}` (the image route's `w`,
-/// `h` and `mode`; JPEG at quality 80, as the page's thumbnails). The answer, `no-store`, is
+/// `h` and `mode`; JPEG at ``PickerThumbnails/quality``, as the page's thumbnails). The answer, `no-store`, is
 /// `{"thumbnails":[{"id","type","final","data"}]}` in the order asked, each with its bytes in
 /// base64, which the page shows as `data:` URLs (the browser decodes those in the page's own
 /// process; a `blob:` URL is loaded through the browser's, a round trip for each). Ids the

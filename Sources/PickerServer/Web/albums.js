@@ -1,6 +1,6 @@
 // The album list: poster, title and count of each album, All Photos (the camera roll) first.
 
-import { getAlbums, imageURL } from "./api.js";
+import { getAlbums, thumbnailURL } from "./api.js";
 import { t, albumTitle } from "./i18n.js";
 
 const POSTER_CSS_PX = 72;
@@ -49,7 +49,7 @@ export class AlbumList {
         poster.width = POSTER_CSS_PX;
         poster.height = POSTER_CSS_PX;
         // The final rendition: cacheable, so re-rendering the list (language, library change) costs nothing.
-        poster.src = imageURL(album.posterId, { w: px, h: px, mode: "fill", delivery: "high" });
+        poster.src = thumbnailURL(album.posterId, px, "high");
       }
 
       const title = document.createElement("span");

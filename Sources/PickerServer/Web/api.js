@@ -44,6 +44,17 @@ async function request(method, path, { json, body, headers = {} } = {}) {
 
 const id = (value) => encodeURIComponent(value);
 
+/**
+ * What the server takes (`limits` of GET api/session): the thumbnails' quality and the bounds of
+ * one thumbnail batch and one prefetch. Set by `useLimits` before any thumbnail is asked for.
+ */
+let limits = null;
+
+/** Takes the server's `limits` (GET api/session's): the page asks within them, never its own copies. */
+export function useLimits(serverLimits) {
+  limits = serverLimits;
+}
+
 export const getSession = () => request("GET", "session");
 export const getAlbums = () => request("GET", "albums").then((data) => data.albums);
 
@@ -53,10 +64,19 @@ export function getAssets(albumId, { offset, limit, sort, media }) {
   return request("GET", `albums/${id(albumId)}/assets?${query}`);
 }
 
-/** The URL of an asset's image at `w`×`h` device pixels. */
-export function imageURL(assetId, { w, h, mode = "fill", delivery = "high", format = "jpeg" }) {
+/** The URL of an asset's image at `w`×`h` device pixels (`quality`: the server's default when left out). */
+export function imageURL(assetId, { w, h, mode = "fill", delivery = "high", format = "jpeg", quality }) {
   const query = new URLSearchParams({ w: clampSide(w), h: clampSide(h), mode, format, delivery });
+  if (quality !== undefined) query.set("quality", quality);
   return `${API}assets/${id(assetId)}/image?${query}`;
+}
+
+/**
+ * The URL of an asset's thumbnail, `px`×`px` device pixels cropped to fill, at the quality the
+ * server's batches and prefetch make (the same rendition, so they answer it).
+ */
+export function thumbnailURL(assetId, px, delivery) {
+  return imageURL(assetId, { w: px, h: px, mode: "fill", delivery, quality: limits.thumbnailQuality });
 }
 
 /** The URL of an asset's original file (videos play from it; the server answers Range requests). */
@@ -64,9 +84,10 @@ export const originalURL = (assetId) => `${API}assets/${id(assetId)}/original`;
 
 /** Asks the server to start rendering thumbnails the grid is about to show (startCaching). */
 export function prefetch(ids, { w, h, mode = "fill" }) {
-  const side = (value) => clampSide(value, PREFETCH_LIMITS.side);
-  const fitting = Math.floor(PREFETCH_LIMITS.pixels / (side(w) * side(h)));
-  const json = { ids: ids.slice(0, Math.min(PREFETCH_LIMITS.ids, fitting)), w: side(w), h: side(h), mode };
+  const bounds = limits.prefetch;
+  const side = (value) => clampSide(value, bounds.side);
+  const fitting = Math.floor(bounds.pixels / (side(w) * side(h)));
+  const json = { ids: ids.slice(0, Math.min(bounds.ids, fitting)), w: side(w), h: side(h), mode };
   return request("POST", "prefetch", { json });
 }
 
@@ -78,14 +99,11 @@ export function prefetch(ids, { w, h, mode = "fill" }) {
  */
 export async function batchThumbnails(ids, { w, h, mode = "fill" }) {
   // Larger thumbnails than a batch takes are asked for one by one.
-  if (Math.max(w, h) > PREFETCH_LIMITS.side) return new Map();
-  const json = { ids: ids.slice(0, BATCH_IDS), w: clampSide(w), h: clampSide(h), mode };
+  if (Math.max(w, h) > limits.batch.side) return new Map();
+  const json = { ids: ids.slice(0, limits.batch.ids), w: clampSide(w), h: clampSide(h), mode };
   const { thumbnails } = await request("POST", "thumbnails", { json });
   return new Map(thumbnails.map(({ id: assetId, type, final, data }) => [assetId, { url: `data:${type};base64,${data}`, final }]));
 }
-
-/** The ids one thumbnail batch may ask for (the server refuses more). */
-const BATCH_IDS = 500;
 
 export const pick = (assetId) => request("POST", `selection/${id(assetId)}`).then((data) => data.selection);
 export const unpick = (assetId) => request("DELETE", `selection/${id(assetId)}`).then((data) => data.selection);
@@ -105,6 +123,3 @@ export const createAlbum = (title) => request("POST", "albums", { json: { title 
 function clampSide(value, maximum = 4096) {
   return Math.min(maximum, Math.max(1, Math.round(value)));
 }
-
-/** What one prefetch may ask for (the server refuses more): ids, side, ids x w x h. */
-export const PREFETCH_LIMITS = Object.freeze({ ids: 500, side: 1024, pixels: 500 * 512 * 512 });

@@ -36,6 +36,7 @@ try {
   throw error;
 }
 
+api.useLimits(session.limits);
 const selection = new Selection(session.selection, session.maxItems, session.order);
 let currentAlbum = null;
 let feed = null;

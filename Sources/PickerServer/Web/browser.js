@@ -2,7 +2,7 @@
 // the sharp rendition at screen size × devicePixelRatio (final) fetched with progress; a video
 // plays from its original (the server answers Range requests). Previous/next walk the album.
 
-import { imageURL, originalURL } from "./api.js";
+import { imageURL, originalURL, thumbnailURL } from "./api.js";
 import { t } from "./i18n.js";
 import { fetchWithProgress } from "./progress-fetch.js";
 
@@ -92,7 +92,7 @@ export class Browser {
   }
 
   quickThumb(item) {
-    return imageURL(item.id, { w: this.thumbPixels, h: this.thumbPixels, mode: "fill", delivery: "fast" });
+    return thumbnailURL(item.id, this.thumbPixels, "fast");
   }
 
   showVideo(item) {

@@ -1,7 +1,7 @@
 // One grid cell's DOM: a gridcell with the thumbnail, an Open button, a video's duration and,
 // when picked, the pick badge. Cells are made for the rows near the viewport only.
 
-import { imageURL } from "./api.js";
+import { thumbnailURL } from "./api.js";
 import { t, formatDate, formatDuration } from "./i18n.js";
 import { isSharpKnown, rememberSharp, openSharpMemory } from "./sharp-memory.js";
 import { watchThumb, cancelUpgrade } from "./thumb-upgrade.js";
@@ -55,7 +55,7 @@ export function fillCell(cell, item, px, { fast = false, defer = false, bare = f
   else img.addEventListener("load", () => {
     if (img.dataset.quality !== "held") rememberSharp(item.id, px); // a held one is not in the browser's cache
   }, { once: true });
-  const url = imageURL(item.id, { w: px, h: px, mode: "fill", delivery: quick ? "fast" : "high" });
+  const url = thumbnailURL(item.id, px, quick ? "fast" : "high");
   if (defer) img.dataset.src = url;
   else img.src = url;
   cell.append(img);

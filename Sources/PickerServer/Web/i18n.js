@@ -98,10 +98,10 @@ const strings = {
     videoLabel: "视频 {name}",
     position: "第 {index} 项，共 {total} 项",
     droppedPreselected: "之前选择的项目中有 {count} 项已不可用。",
-    "smart:all": "所有照片",
-    "smart:favorites": "个人收藏",
-    "smart:videos": "视频",
-    "smart:recently-added": "最近添加",
+    "smartAlbum:allPhotos": "所有照片",
+    "smartAlbum:favorites": "个人收藏",
+    "smartAlbum:videos": "视频",
+    "smartAlbum:recentlyAdded": "最近添加",
   },
 };
 
@@ -129,9 +129,12 @@ export function t(key, values = {}) {
   return template.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
 }
 
-/** An album's title: the library's smart albums in the page's language, the others as named. */
+/**
+ * An album's title: the library's smart albums (All Photos, Favorites, …: the album's `smartKind`,
+ * whatever the backend calls it) in the page's language, the others as named.
+ */
 export function albumTitle(album) {
-  return strings[current][album.id] ?? album.title;
+  return (album.smartKind && strings[current][`smartAlbum:${album.smartKind}`]) ?? album.title;
 }
 
 /** Switches the language, re-labels the static elements and tells the listeners. */

@@ -8,7 +8,7 @@
 // A fast answer that was the final rendition already (the server had it: `Server-Timing: final`,
 // read from the resource timeline, since an image's headers cannot be) needs no upgrade.
 
-import { imageURL } from "./api.js";
+import { thumbnailURL } from "./api.js";
 import { gridIsReady } from "./first-screen.js";
 import { rememberSharp } from "./sharp-memory.js";
 
@@ -96,7 +96,7 @@ function run() {
       img.dataset.quality = "high";
       continue;
     }
-    upgrade(img, assetId, imageURL(assetId, { w: px, h: px, mode: "fill", delivery: "high" }), px);
+    upgrade(img, assetId, thumbnailURL(assetId, px, "high"), px);
   }
 }
 

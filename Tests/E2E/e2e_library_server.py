@@ -1,4 +1,4 @@
-"""A second server, on a library too large for one screen: a few hundred small real JPEGs."""
+"""A server of its own on a library of small real JPEGs: by default a few hundred, too many for one screen."""
 
 import json
 import os
@@ -27,29 +27,31 @@ def corpus():
     raise StepFailed("no shared/testdata corpus above the package, and $ASSETS_PICKER_TESTDATA is not set")
 
 
-def make_library(folder):
-    """PHOTOS distinct files (a corpus JPEG with a trailing comment after its end marker, which
+def make_library(folder, photos=PHOTOS):
+    """`photos` distinct files (a corpus JPEG with a trailing comment after its end marker, which
     decoders ignore), so that every asset has its own content and its own renders."""
     folder.mkdir()
-    photos = corpus() / "A_camera_exif"
-    for number in range(PHOTOS):
-        source = photos / SOURCES[number % len(SOURCES)]
+    camera = corpus() / "A_camera_exif"
+    for number in range(photos):
+        source = camera / SOURCES[number % len(SOURCES)]
         if not source.exists():
             raise StepFailed(f"the corpus file {source.name} is missing (scripts/corpus.sh makes the corpus)")
         (folder / f"photo-{number:04d}.jpg").write_bytes(source.read_bytes() + f"\nphoto {number}\n".encode())
 
 
-class ScrollServer:
-    """`assets-picker serve` on a fresh large library, in a temporary folder removed on stop."""
+class LibraryServer:
+    """`assets-picker serve` on a fresh library of `photos` photos, opened with `backend` (auto,
+    indexed or folder), in a temporary folder removed on stop; its log is kept as `log_name`."""
 
-    def __init__(self, binary):
-        self.workdir = Path(tempfile.mkdtemp(prefix="assets-picker-e2e-scroll."))
-        make_library(self.workdir / "library")
+    def __init__(self, binary, photos=PHOTOS, backend="auto", log_name="scroll-server.log"):
+        self.workdir = Path(tempfile.mkdtemp(prefix="assets-picker-e2e-server."))
+        self.log_name = log_name
+        make_library(self.workdir / "library", photos)
         environment = dict(os.environ, ASSETS_PICKER_CLIENT_KEY=secrets.token_hex(24),
                            XDG_CACHE_HOME=str(self.workdir / "cache"), XDG_DATA_HOME=str(self.workdir / "data"))
         self.log = open(self.workdir / "server.log", "w")
         self.process = subprocess.Popen(
-            [binary, "serve", "--library", str(self.workdir / "library"), "--port", "0", "--json", "--no-watch"],
+            [binary, "serve", "--library", str(self.workdir / "library"), "--backend", backend, "--port", "0", "--json", "--no-watch"],
             stdout=subprocess.PIPE, stderr=self.log, env=environment)
         announcement = self.announcement()
         self.base, self.sign_in = announcement["url"], announcement["signInUrl"]
@@ -62,7 +64,7 @@ class ScrollServer:
             ready, _, _ = select.select([self.process.stdout], [], [], max(0.0, deadline - time.monotonic()))
             chunk = self.process.stdout.read1(4096) if ready else b""
             if not chunk:
-                raise StepFailed(f"the large library's server did not announce itself: {self.log_text()}")
+                raise StepFailed(f"the server of its own library did not announce itself: {self.log_text()}")
             line += chunk
         return json.loads(line.split(b"\n")[0])
 
@@ -78,5 +80,5 @@ class ScrollServer:
             self.process.kill()
             self.process.wait()
         self.log.close()
-        shutil.copy(self.workdir / "server.log", artifacts / "scroll-server.log")
+        shutil.copy(self.workdir / "server.log", artifacts / self.log_name)
         shutil.rmtree(self.workdir, ignore_errors=True)
