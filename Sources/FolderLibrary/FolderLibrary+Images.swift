@@ -19,7 +19,7 @@ extension FolderLibrary {
     }
 
     /// The preview, embedded thumbnail or smaller rendition at hand, off the caller's thread
-    /// (``CachingImageManager/degradedQuickImage(of:for:)``).
+    /// (`CachingImageManager.degradedQuickImage(of:for:)`).
     public func quickImage(for asset: Asset, request: ImageRequest) async -> ImageResult? {
         guard let source = try? await imageSource(of: asset) else { return nil }
         return await imageManager.degradedQuickImage(of: source, for: request)

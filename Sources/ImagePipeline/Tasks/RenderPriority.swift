@@ -16,6 +16,6 @@ public enum RenderPriority: Int, Sendable, Comparable, CaseIterable {
     /// a caller that knows the request is the sharp upgrade of an image already shown (the
     /// picker page's upgrade of a `fast` thumbnail) says so with ``visibleSharp``. Unset, a
     /// final image is a ``visibleFirst`` render unless a degraded image was delivered before it.
-    /// A render for ``DeliveryMode/fastFormat`` is always ``visibleFirst``.
+    /// A render for `DeliveryMode.fastFormat` is always ``visibleFirst``.
     @TaskLocal public static var requested: RenderPriority?
 }
