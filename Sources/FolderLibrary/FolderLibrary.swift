@@ -8,12 +8,12 @@ import Synchronization
 /// A photo library that is a plain folder tree, enumerated live with no index: the
 /// AssetsLibrary role. Works on read-only media and never writes to the tree.
 ///
-/// Every folder is a group (``CollectionKind/directory``) of the media files directly in it,
+/// Every folder is a group (`CollectionKind.directory`) of the media files directly in it,
 /// an empty folder an empty group; the camera roll, All Photos, holds every media file under
 /// the root and is listed first. One walk of the tree answers a call; folder listings and file
 /// metadata are cached (in a file outside the library when given one), so a walk lists again
 /// only the folders that changed and reads only the files that changed. Assets are named by
-/// ``LegacyAssetURL``s whose UUID derives from the file's path, so they are stable across runs.
+/// `LegacyAssetURL`s whose UUID derives from the file's path, so they are stable across runs.
 /// Image requests are answered at the size and mode they ask for, as on every backend; the
 /// fixed ``Representation``s AssetsLibrary kept are available by name.
 ///
@@ -40,7 +40,7 @@ import Synchronization
 ///
 /// The background reads go in small batches on all cores but one, only while no call is being
 /// answered, into the cache (and its file, written when they end). When they end, ``changes()``
-/// yields a ``LibraryChange`` naming the camera roll and every folder read, with the files
+/// yields a `LibraryChange` naming the camera roll and every folder read, with the files
 /// found unreadable as removed; from then on, until the tree changes, every answer is exactly
 /// the one a fully read library gives (``settled()`` waits for that).
 public final class FolderLibrary: FolderAuthorizing {
@@ -198,9 +198,9 @@ public final class FolderLibrary: FolderAuthorizing {
     // MARK: Originals
 
     /// The original of `asset`, opened confined to the library and checked to be the version
-    /// the library read (``AssetsKit/OriginalLocation/open()``).
-    /// - Throws: ``AssetsKit/LibraryError/assetNotFound(_:)`` for a file no longer in the tree;
-    ///   ``AssetsKit/LibraryError/originalUnavailable(file:)`` when it changed since it was read.
+    /// the library read (`OriginalLocation.open()`).
+    /// - Throws: `LibraryError.assetNotFound(_:)` for a file no longer in the tree;
+    ///   `LibraryError.originalUnavailable(file:)` when it changed since it was read.
     public func originalFile(for asset: Asset) async throws -> OriginalResource {
         let file = try await locate(asset)
         do {

@@ -2,7 +2,7 @@ import AssetsKit
 
 /// The fixed renditions AssetsLibrary kept of every asset, for the legacy API that asks for
 /// them by name (``FolderLibrary/image(for:representation:format:quality:)``). An
-/// ``ImageRequest`` with a target size and mode is answered at that size instead, on every backend.
+/// `ImageRequest` with a target size and mode is answered at that size instead, on every backend.
 public enum Representation: String, Sendable, CaseIterable {
     /// A centre crop, `squareSide` on each side.
     case squareThumbnail
@@ -35,7 +35,7 @@ public enum Representation: String, Sendable, CaseIterable {
     /// How the rendition is cut from the original.
     public var contentMode: ContentMode { self == .squareThumbnail ? .fill : .fit }
 
-    /// The target size that renders this rendition with ``contentMode``; ``PixelSize/maximum`` for the whole original.
+    /// The target size that renders this rendition with ``contentMode``; `PixelSize.maximum` for the whole original.
     public var bounds: PixelSize {
         switch self {
         case .squareThumbnail: PixelSize(width: Self.squareSide, height: Self.squareSide)

@@ -6,7 +6,7 @@ import Foundation
 /// on it is dropped, whatever it holds. The rebuilt file is
 /// 1. SOI;
 /// 2. the JFIF APP0, without its thumbnail;
-/// 3. a new EXIF APP1 with only the fields of ``ExifAllowList`` (orientation, dates, camera,
+/// 3. a new EXIF APP1 with only the fields of `ExifAllowList` (orientation, dates, camera,
 ///    lens, exposure, pixel size, colour space): no GPS, no IFD1 or thumbnail, no maker note,
 ///    no free text;
 /// 4. the ICC profile's APP2 chunks, in sequence order, when they form one whole sequence;

@@ -33,12 +33,12 @@ public final class CachingImageManager: Sendable {
 
     /// Renders `source` for `request`.
     ///
-    /// With ``DeliveryMode/opportunistic`` the stream first yields a degraded image — a smaller
+    /// With `DeliveryMode.opportunistic` the stream first yields a degraded image — a smaller
     /// cached rendition or the embedded EXIF thumbnail — when one is at hand, and always ends
-    /// with exactly one final image. ``DeliveryMode/highQualityFormat`` yields the final image
-    /// only; ``DeliveryMode/fastFormat`` yields one image, the quickest available (a smaller
+    /// with exactly one final image. `DeliveryMode.highQualityFormat` yields the final image
+    /// only; `DeliveryMode.fastFormat` yields one image, the quickest available (a smaller
     /// cached rendition, else the embedded thumbnail whatever its size, else one rendered with
-    /// ``ResizeMode/fast``). A cache hit is one final image in every mode. Cancelling the
+    /// `ResizeMode.fast`). A cache hit is one final image in every mode. Cancelling the
     /// consuming task stops delivery, and the work too unless another request shares it (a
     /// render still waiting for its turn leaves the queue at once).
     ///
@@ -46,7 +46,7 @@ public final class CachingImageManager: Sendable {
     /// ``RenderPriority/visibleSharp`` when a degraded image came first; a fast request's always
     /// as ``RenderPriority/visibleFirst``.
     ///
-    /// A fill larger than the original is rendered as ``ImageRequest/bounded(byOriginal:)`` gives it.
+    /// A fill larger than the original is rendered as `ImageRequest.bounded(byOriginal:)` gives it.
     public func image(for source: ImageSourceFile, request: ImageRequest) -> AsyncThrowingStream<ImageResult, Error> {
         .producing { [self] continuation in
             try await deliver(source, request.bounded(byOriginal: source.pixelSize)) { continuation.yield($0) }
@@ -122,7 +122,7 @@ public final class CachingImageManager: Sendable {
     }
 
     /// ``quickImage(of:for:)``; with `largerAllowed` the embedded thumbnail is taken whatever its
-    /// size (for ``DeliveryMode/fastFormat``, where it is the answer rather than a stand-in).
+    /// size (for `DeliveryMode.fastFormat`, where it is the answer rather than a stand-in).
     private func quickImage(of source: ImageSourceFile, for request: ImageRequest, largerAllowed: Bool) -> ImageResult? {
         let final = Self.finalSize(of: source, for: request)
         if var smaller = memoryCache.largestRendition(of: source.version, smallerThan: final) {
@@ -135,7 +135,7 @@ public final class CachingImageManager: Sendable {
     }
 
     /// The size the final image of `request` will have: the target cropped (fill, bounded by
-    /// the original as ``ImageRequest/bounded(byOriginal:)`` says) or the original fitted into
+    /// the original as `ImageRequest.bounded(byOriginal:)` says) or the original fitted into
     /// it (fit), never enlarged.
     static func finalSize(of source: ImageSourceFile, for request: ImageRequest) -> PixelSize {
         if request.isFullResolution { return source.pixelSize }

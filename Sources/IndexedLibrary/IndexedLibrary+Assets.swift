@@ -3,7 +3,7 @@ import Foundation
 
 extension IndexedLibrary {
     /// A lazy result: one COUNT now, then pages as they are asked for (see
-    /// ``FetchResult``). Hidden and deleted assets are left out, except in Recently Deleted.
+    /// `FetchResult`). Hidden and deleted assets are left out, except in Recently Deleted.
     public func assets(in collection: CollectionIdentifier, options: FetchOptions) async throws -> FetchResult {
         try await index.assets(in: collection, options: options, recentlyAddedSince: now().addingTimeInterval(-Self.recentlyAddedInterval))
     }

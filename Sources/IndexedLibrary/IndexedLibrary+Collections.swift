@@ -11,7 +11,7 @@ extension IndexedLibrary {
     }
 
     /// The album list from a fixed number of index queries, whatever the number of albums and
-    /// directories (see ``PhotoLibrary/albumSummaries(filter:)``).
+    /// directories (see `PhotoLibrary.albumSummaries(filter:)`).
     public func albumSummaries(filter: MediaFilter) async throws -> [AlbumSummary] {
         try await index.albumSummaries(libraryName: rootURL.lastPathComponent, filter: filter,
                                        recentlyAddedSince: now().addingTimeInterval(-Self.recentlyAddedInterval))

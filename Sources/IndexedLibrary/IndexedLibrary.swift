@@ -13,9 +13,9 @@ import MediaProbing
 ///
 /// Collections: the smart albums (All Photos first — the camera roll — then Favorites, Videos,
 /// Recently Added, Recently Deleted), then user albums and folders, then the directory tree.
-/// Assets are named by ``LocalIdentifier``s; a file a ``FolderLibrary`` named by a legacy URL
+/// Assets are named by `LocalIdentifier`s; a file a `FolderLibrary` named by a legacy URL
 /// has the same UUID here, so either form finds it. Images are rendered at the exact size asked
-/// for, through a ``CachingImageManager``.
+/// for, through a `CachingImageManager`.
 public final class IndexedLibrary: FolderAuthorizing {
     public let rootURL: URL
     public let backendName = "indexed"
@@ -85,7 +85,7 @@ public final class IndexedLibrary: FolderAuthorizing {
     }
 
     /// Brings the index in line with the folder tree: adopts new files, re-reads changed ones,
-    /// follows moved ones, removes those gone. See ``ScanSummary``.
+    /// follows moved ones, removes those gone. See `ScanSummary`.
     /// - Parameter progress: Called as files are found and dealt with, for a progress bar.
     @discardableResult
     public func scan(progress: (@Sendable (ScanProgress) -> Void)? = nil) async throws -> ScanSummary {
@@ -103,9 +103,9 @@ public final class IndexedLibrary: FolderAuthorizing {
     // MARK: Originals
 
     /// The original of `asset`, opened confined to the library and checked to be the version
-    /// the index knows (``AssetsKit/OriginalLocation/open()``).
-    /// - Throws: ``AssetsKit/LibraryError/assetNotFound(_:)`` for an asset the index no longer
-    ///   has; ``AssetsKit/LibraryError/originalUnavailable(file:)`` when its file is gone or changed.
+    /// the index knows (`OriginalLocation.open()`).
+    /// - Throws: `LibraryError.assetNotFound(_:)` for an asset the index no longer
+    ///   has; `LibraryError.originalUnavailable(file:)` when its file is gone or changed.
     public func originalFile(for asset: Asset) async throws -> OriginalResource {
         let record = try await record(of: asset)
         return OriginalResource(file: try await originalLocation(of: record).open(), filename: record.filename, byteSize: record.byteSize,

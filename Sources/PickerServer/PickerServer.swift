@@ -13,19 +13,23 @@ public struct PickerServer: Sendable {
     public let library: any PhotoLibrary
     /// The server's picker sessions.
     public let sessions: PickerSessionStore
-    /// The person's sign-in: ``signInPath(link:next:)`` of a link from ``PersonSignIn/makeLink()``
+    /// The person's sign-in: ``signInPath(link:next:)`` of a link from `PersonSignIn.makeLink()`
     /// signs a browser in.
     public let signIn: PersonSignIn
     private let showSignInLink: @Sendable (String) -> Void
     private let logger: Logger
 
-    /// A server for `library`; nothing listens until ``run(onListening:)``.
+    /// A server for `library`; nothing listens until ``run(handlesSignals:onListening:)``.
     /// - Parameters:
+    ///   - library: The library the server shows and hands picks from.
+    ///   - configuration: Where to listen, the client key, the session lifetime and polling interval,
+    ///     the public URL and the limits.
     ///   - sessions: The store of picker sessions; by default a new one whose sessions live
     ///     `configuration.sessionLifetime` on the wall clock.
     ///   - signIn: The person's sign-in; by default a new one (nobody is signed in).
     ///   - showSignInLink: Shows the server's operator a sign-in link (a full URL) made because
     ///     someone opened a picker page without being signed in; `serve` prints it.
+    ///   - logger: The log of the server and of its Hummingbird application.
     public init(library: any PhotoLibrary, configuration: PickerServerConfiguration = PickerServerConfiguration(),
                 sessions: PickerSessionStore? = nil, signIn: PersonSignIn = PersonSignIn(),
                 showSignInLink: @escaping @Sendable (String) -> Void = { _ in },
@@ -125,7 +129,7 @@ public struct PickerServer: Sendable {
 
 extension PickerServer {
     /// Starts keeping a library in line with its storage while the server runs, when it can
-    /// (``PhotoLibrary/watching``), so that files added or removed by others appear in open
+    /// (`PhotoLibrary.watching`), so that files added or removed by others appear in open
     /// pickers (through the library's change stream, which the picker page follows). Says so in
     /// the log, with each catch-up.
     ///

@@ -70,9 +70,9 @@ public struct ImageRenderer: Sendable {
     /// Renders `url` to fit or fill `size`, upright, never enlarged.
     ///
     /// A JPEG is decoded by libjpeg at a reduced scale and reduced with a Lanczos-3 filter
-    /// without a libvips pipeline: ``ResizeMode/exact`` at libvips'
+    /// without a libvips pipeline: `ResizeMode.exact` at libvips'
     /// own scale (twice the target kept for a sharp reduction),
-    /// ``ResizeMode/fast`` at the coarsest scale that still covers the target (e.g. 1/8 of a
+    /// `ResizeMode.fast` at the coarsest scale that still covers the target (e.g. 1/8 of a
     /// 12-MP photo for a 256-pixel thumbnail) with fast DCT.
     public func render(_ url: URL, size: PixelSize, mode: ContentMode, format: ImageFormat, quality: Int,
                        resizeMode: ResizeMode = .exact) throws -> ImageResult {

@@ -4,7 +4,7 @@ import ImageMetadata
 
 /// The default ``ImageRendering``: libvips for photos, a poster frame through ffmpeg for videos.
 ///
-/// Each render opens the original confined to its library (``AssetsKit/OriginalLocation/open()``)
+/// Each render opens the original confined to its library (`OriginalLocation.open()`)
 /// and reads only that open file: libvips through `/proc/self/fd/N`, ffmpeg through the same
 /// descriptor as a child process sees it.
 public struct LibvipsImageRendering: ImageRendering {

@@ -2,8 +2,8 @@ import AssetsKit
 import Foundation
 
 extension OpenOriginal {
-    /// `error` with this file named by its ``OpenOriginal/filename``: the pipeline reads it
-    /// through `/proc/…/fd/N` (``OpenOriginal/url``), which means nothing to a person.
+    /// `error` with this file named by its `OpenOriginal.filename`: the pipeline reads it
+    /// through `/proc/…/fd/N` (`OpenOriginal.url`), which means nothing to a person.
     public func naming(_ error: any Error) -> any Error {
         switch error {
         case let error as ImagePipelineError: naming(error)

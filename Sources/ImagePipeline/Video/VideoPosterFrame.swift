@@ -22,7 +22,7 @@ public enum VideoPosterFrame {
     ///
     /// - Parameters:
     ///   - url: The video file.
-    ///   - maxSize: The box the frame must fit in; ``AssetsKit/PixelSize/maximum`` keeps the full size.
+    ///   - maxSize: The box the frame must fit in; `PixelSize.maximum` keeps the full size.
     ///   - seconds: Where in the clip to take the frame, or `nil` for ``defaultPosition``.
     /// - Returns: The frame as PNG bytes (lossless, so a later resize or re-encode loses nothing).
     /// - Throws: ``VideoError/fileNotFound(file:)`` when there is no file,

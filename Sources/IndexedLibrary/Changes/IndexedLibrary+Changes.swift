@@ -4,7 +4,7 @@ import Foundation
 extension IndexedLibrary {
     /// Applies change requests in one write transaction: all or none.
     ///
-    /// Imports are copied first (see ``ChangeRequest/importFile(_:intoAlbum:)``): each file is
+    /// Imports are copied first (see `ChangeRequest.importFile(_:intoAlbum:)`): each file is
     /// read with the library's metadata reader (a file that is not a readable photo or video is
     /// refused, naming it), written under a hidden temporary name and flushed to disk. Then
     /// every request is applied in one transaction, in which each copy takes a free name in
@@ -14,7 +14,7 @@ extension IndexedLibrary {
     ///
     /// - Returns: The new assets' local identifiers and the new collections, in request order,
     ///   and the change token after the transaction.
-    /// - Throws: ``LibraryError/invalidChange(_:)`` with the reason (also when an import cannot
+    /// - Throws: `LibraryError.invalidChange(_:)` with the reason (also when an import cannot
     ///   be written), or the database's error.
     @discardableResult
     public func performChanges(_ requests: [ChangeRequest]) async throws -> ChangeResult {

@@ -5,7 +5,7 @@ import Foundation
 extension IndexedLibrary {
     /// Saves picks under `name`, replacing a draft of that name. Identifiers are kept as given
     /// (either form, legacy URLs included) and in pick order; they are resolved when loaded.
-    /// - Throws: ``DraftError/invalidName(_:)`` for a blank name.
+    /// - Throws: `DraftError.invalidName(_:)` for a blank name.
     public func saveDraft(named name: String, identifiers: [AssetIdentifier]) async throws {
         guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw DraftError.invalidName(name) }
         try await index.saveDraft(named: name, identifiers: identifiers.map(\.description), savedAt: now())
@@ -16,7 +16,7 @@ extension IndexedLibrary {
     /// picks whose assets were deleted or removed since (an asset in Recently Deleted counts
     /// as gone). Loading changes nothing stored: a restored asset is back in the draft; save
     /// the draft again to keep it as loaded.
-    /// - Throws: ``DraftError/notFound(_:)`` when no draft has this name.
+    /// - Throws: `DraftError.notFound(_:)` when no draft has this name.
     public func loadDraft(named name: String) async throws -> DraftLoad {
         guard let texts = try await index.draftIdentifiers(named: name) else { throw DraftError.notFound(name) }
         let identifiers = texts.compactMap(AssetIdentifier.init(string:))
@@ -35,7 +35,7 @@ extension IndexedLibrary {
     }
 
     /// Deletes a draft (the assets it names stay in the library).
-    /// - Throws: ``DraftError/notFound(_:)`` when no draft has this name.
+    /// - Throws: `DraftError.notFound(_:)` when no draft has this name.
     public func deleteDraft(named name: String) async throws {
         if try await !index.deleteDraft(named: name) { throw DraftError.notFound(name) }
     }

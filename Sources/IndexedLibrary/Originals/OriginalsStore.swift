@@ -24,23 +24,23 @@ public protocol OriginalsStore: Sendable {
 
     /// Where the local file with the bytes of the original stored at `path` is: a folder and
     /// a path in it, with the version the index knows. Nothing is checked here: a reader opens
-    /// it with ``AssetsKit/OriginalLocation/open()``, which refuses a file that is gone, another
+    /// it with `OriginalLocation.open()`, which refuses a file that is gone, another
     /// version, or reached through a link out of that folder.
     func original(at path: String, byteSize: Int64, modificationTime: Int64) async throws -> OriginalLocation
 
     /// Writes a copy of `source` durably where no listing of the library sees it, for an import
     /// of a file called `name`.
     /// - Returns: The staged copy, a local file (its metadata and fingerprint are read from it).
-    /// - Throws: ``LibraryError/invalidChange(_:)`` when it cannot be written.
+    /// - Throws: `LibraryError.invalidChange(_:)` when it cannot be written.
     func stage(copying source: URL, named name: String) throws -> URL
     /// Writes `data` durably where no listing of the library sees it, for an import called `name`.
     /// - Returns: The staged copy, a local file.
-    /// - Throws: ``LibraryError/invalidChange(_:)`` when it cannot be written.
+    /// - Throws: `LibraryError.invalidChange(_:)` when it cannot be written.
     func stage(_ data: Data, named name: String) throws -> URL
     /// Gives a staged copy its place: the first of `candidates` not yet taken in `folder` (a
     /// stored path), never replacing an original.
     /// - Returns: The original as stored now.
-    /// - Throws: ``LibraryError/invalidChange(_:)`` when every name is taken or it cannot be written.
+    /// - Throws: `LibraryError.invalidChange(_:)` when every name is taken or it cannot be written.
     func publish(_ staged: URL, in folder: String, candidates: some Sequence<String>) throws -> StoredOriginal
     /// Removes a staged copy that will not be published.
     func discard(_ staged: URL)

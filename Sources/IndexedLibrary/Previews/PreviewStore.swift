@@ -8,7 +8,7 @@ import ImagePipeline
 /// They are kept beside the index, in a folder named after it (`library.sqlite` has
 /// `library-previews/`), never in the library and never in the rendition cache. One file per
 /// asset version, `<2 hex>/<UUID>-<byte size>-<modification ns>.jpg`: a changed original no
-/// longer finds the old preview (the next ``PreviewMaker`` run replaces it) and a lookup is one
+/// longer finds the old preview (the next `PreviewMaker` run replaces it) and a lookup is one
 /// open, with no database on the image path. Files are written whole (a temporary name, then a
 /// rename), so a reader never sees half of one.
 public struct PreviewStore: Sendable {

@@ -51,6 +51,7 @@ public final class LibraryWatcher: Sendable {
     /// and changed photos and drops those of removed ones (``IndexedLibrary/makePreviews(progress:)``;
     /// a preview that cannot be made does not fail the rescan). Nothing happens until ``start()``.
     /// - Parameters:
+    ///   - library: The library to keep in line with its folder.
     ///   - configuration: The debouncing and polling times.
     ///   - report: Told what the watcher does (watching, polling and why, each rescan), on any thread.
     public convenience init(library: IndexedLibrary, configuration: Configuration = Configuration(),
