@@ -9,7 +9,7 @@ import Foundation
 /// What only some libraries can do is asked, never inferred from which library it is: each
 /// optional capability is an accessor that answers `nil` when the library lacks it
 /// (``changing``, ``changeHistory``, ``indexing``, ``drafts``, ``watching``,
-/// ``skippedFileReport``, ``backgroundSettling``). A new
+/// ``skippedFileReport``, ``backgroundSettling``, ``previewing``). A new
 /// backend answers the capabilities it has; no caller compares backend names or casts.
 public protocol PhotoLibrary: Sendable {
     /// A short name of the backend (`folder`, `indexed`), for display only.
@@ -99,6 +99,8 @@ public protocol PhotoLibrary: Sendable {
     var skippedFileReport: (any SkippedFileReporting)? { get }
     /// Waiting for the library's background reads to finish; `nil` when its answers are exact from the start.
     var backgroundSettling: (any BackgroundSettling)? { get }
+    /// Making small previews of the photos ahead of time; `nil` when the library makes none.
+    var previewing: (any LibraryPreviewing)? { get }
 }
 
 extension PhotoLibrary {

@@ -58,7 +58,7 @@ public final class FolderLibrary: FolderAuthorizing {
     /// How many assets fetches and lookups have handed out: a seam for tests (a fetch makes
     /// assets only for the positions read).
     package let handedOutAssetCount = Atomic<Int>(0)
-    /// The access the library folder grants (``LibraryTree/FolderAuthorizing``).
+    /// The access the library folder grants (`FolderAuthorizing`).
     public let folderAuthorization: FolderAuthorization
 
     /// The camera roll's identifier.

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// A request is answered from the memory cache, then the disk cache, then by rendering the
 /// original. Identical requests in flight share one render; renders run a bounded number at
-/// a time in three tiers (``RenderPriority``): a visible cell's first image, then the sharp
+/// a time in three tiers (`RenderPriority`): a visible cell's first image, then the sharp
 /// upgrade of one already shown, then prefetch, and within a budget of the originals' pixels
 /// (``ImageManagerConfiguration/maxConcurrentDecodePixels``); ``startCaching(_:request:)`` warms the caches
 /// for the grid cells about to appear without ever delaying a visible request.
@@ -42,9 +42,9 @@ public final class CachingImageManager: Sendable {
     /// consuming task stops delivery, and the work too unless another request shares it (a
     /// render still waiting for its turn leaves the queue at once).
     ///
-    /// The final image renders in the tier ``ImageRequest/priority`` gives, no more urgent than
-    /// ``RenderPriority/visibleSharp`` when a degraded image came first; a fast request's always
-    /// as ``RenderPriority/visibleFirst``.
+    /// The final image renders in the tier `ImageRequest.priority` gives, no more urgent than
+    /// `RenderPriority.visibleSharp` when a degraded image came first; a fast request's always
+    /// as `RenderPriority.visibleFirst`.
     ///
     /// A fill larger than the original is rendered as `ImageRequest.bounded(byOriginal:)` gives it.
     public func image(for source: ImageSourceFile, request: ImageRequest) -> AsyncThrowingStream<ImageResult, Error> {
@@ -150,7 +150,7 @@ public final class CachingImageManager: Sendable {
     /// The final rendition, shared with identical requests in flight, rendered when its turn
     /// comes at `priority` (or sooner, when a more urgent caller joins) and kept in the caches
     /// (full-resolution images are not cached; the memory cache only when the request
-    /// ``ImageRequest/keepsInMemory``).
+    /// `ImageRequest.keepsInMemory`).
     func rendition(_ key: RenditionKey, of source: ImageSourceFile, for request: ImageRequest,
                    priority: RenderPriority) async throws -> ImageResult {
         try await coalescer.result(for: key, joined: { [scheduler] in

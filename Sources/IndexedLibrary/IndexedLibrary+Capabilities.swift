@@ -9,6 +9,8 @@ extension IndexedLibrary: LibraryChanging, LibraryChangeHistory, LibraryIndexing
     public var indexing: (any LibraryIndexing)? { self }
     public var drafts: (any LibraryDrafts)? { self }
     public var watching: (any LibraryWatching)? { self }
+    /// Previews are made (``makePreviews(progress:)``) when the index has a place for them.
+    public var previewing: (any LibraryPreviewing)? { previews == nil ? nil : self }
 
     /// Imports are copied into the library folder, so they are taken whenever changes are.
     public var acceptsImports: Bool { isWritable }

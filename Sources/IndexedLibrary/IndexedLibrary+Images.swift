@@ -14,7 +14,7 @@ extension IndexedLibrary: ImageSourcing {
                 assetKey: record.uuid.uuidString, original: try await originalLocation(of: record), byteSize: record.byteSize,
                 modificationDate: Date(timeIntervalSince1970: Double(record.modificationTime) / 1e9),
                 mediaType: MediaType(databaseCode: record.mediaType), pixelSize: PixelSize(width: record.pixelWidth, height: record.pixelHeight),
-                orientation: record.orientation, hasEmbeddedThumbnail: record.hasEmbeddedThumbnail)
+                orientation: record.orientation, hasEmbeddedThumbnail: record.hasEmbeddedThumbnail, duration: record.duration)
             if Self.wantsPreview(mediaType: source.mediaType, hasEmbeddedThumbnail: source.hasEmbeddedThumbnail) {
                 source.previewURL = previews?.url(for: source.version)
             }

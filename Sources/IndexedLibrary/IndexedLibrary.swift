@@ -35,7 +35,7 @@ public final class IndexedLibrary: FolderAuthorizing {
     let index: any IndexStore
     let reader: any MediaMetadataReading
     let now: @Sendable () -> Date
-    /// The access the library folder grants (``LibraryTree/FolderAuthorizing``).
+    /// The access the library folder grants (`FolderAuthorizing`).
     public let folderAuthorization: FolderAuthorization
 
     /// Opens the index of `root` at `databaseURL`, creating it when there is none yet (it is

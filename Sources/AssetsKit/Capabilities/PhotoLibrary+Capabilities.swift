@@ -14,4 +14,6 @@ extension PhotoLibrary {
     public var skippedFileReport: (any SkippedFileReporting)? { nil }
     /// `nil`: the library's answers are exact from the start.
     public var backgroundSettling: (any BackgroundSettling)? { nil }
+    /// `nil`: the library makes no previews.
+    public var previewing: (any LibraryPreviewing)? { nil }
 }

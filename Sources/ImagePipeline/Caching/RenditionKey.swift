@@ -6,7 +6,7 @@ import AssetsKit
 ///
 /// How soon it is wanted and how it is delivered are not part of it: the final rendition
 /// answers every delivery mode and priority. A fill larger than the original is named as it is
-/// rendered (``ImageRequest/bounded(byOriginal:)``), so two requests that make the same image
+/// rendered (`ImageRequest.bounded(byOriginal:)`), so two requests that make the same image
 /// share one key.
 public struct RenditionKey: Sendable, Hashable, CustomStringConvertible {
     public var source: SourceVersion

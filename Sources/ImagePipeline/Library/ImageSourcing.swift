@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A backend says where the originals of a list of assets are (``imageSources(of:)``, one
 /// lookup for any number of assets) and which ``CachingImageManager`` makes their images;
-/// images, quick images and prefetch (``PhotoLibrary``'s image requirements) are written once,
+/// images, quick images and prefetch (`PhotoLibrary`'s image requirements) are written once,
 /// in this protocol's extension, for every backend.
 public protocol ImageSourcing: PhotoLibrary {
     /// Renders, caches and prefetches the images.
@@ -78,7 +78,7 @@ extension ImageSourcing {
     }
 
     /// The source of `asset`.
-    /// - Throws: ``AssetsKit/LibraryError/assetNotFound(_:)`` when it is no longer in the library.
+    /// - Throws: `LibraryError.assetNotFound(_:)` when it is no longer in the library.
     public func imageSource(of asset: Asset) async throws -> ImageSourceFile {
         guard let source = try await imageSources(of: [asset])[asset.id.uuid] else {
             throw LibraryError.assetNotFound(asset.id.description)

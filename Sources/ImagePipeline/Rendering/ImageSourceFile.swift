@@ -17,12 +17,16 @@ public struct ImageSourceFile: Sendable, Hashable {
     public var pixelSize: PixelSize
     public var orientation: Int
     public var hasEmbeddedThumbnail: Bool
+    /// A video's length in seconds, when known: its poster frame is taken a tenth of the way in
+    /// (at most ``VideoPosterFrame/defaultPosition``).
+    public var duration: Double?
     /// A small upright JPEG of this version made ahead of time (an indexed library's preview,
     /// see `PreviewStore`), the quickest degraded image; it need not exist.
     public var previewURL: URL?
 
     public init(assetKey: String, original: OriginalLocation, byteSize: Int64, modificationDate: Date, mediaType: MediaType,
-                pixelSize: PixelSize, orientation: Int = 1, hasEmbeddedThumbnail: Bool = false, previewURL: URL? = nil) {
+                pixelSize: PixelSize, orientation: Int = 1, hasEmbeddedThumbnail: Bool = false, duration: Double? = nil,
+                previewURL: URL? = nil) {
         self.assetKey = assetKey
         self.original = original
         self.byteSize = byteSize
@@ -31,14 +35,21 @@ public struct ImageSourceFile: Sendable, Hashable {
         self.pixelSize = pixelSize
         self.orientation = orientation
         self.hasEmbeddedThumbnail = hasEmbeddedThumbnail
+        self.duration = duration
         self.previewURL = previewURL
+    }
+
+    /// Where a video's poster frame is taken: a tenth of the way in, at most
+    /// ``VideoPosterFrame/defaultPosition`` (`nil`, that default, when the length is unknown).
+    public var posterFramePosition: Double? {
+        duration.map { min(VideoPosterFrame.defaultPosition, $0 / 10) }
     }
 
     /// The source of `asset`, whose original is at `original`.
     public init(asset: Asset, original: OriginalLocation) {
         self.init(assetKey: asset.id.uuid.uuidString, original: original, byteSize: asset.byteSize,
                   modificationDate: asset.modificationDate, mediaType: asset.mediaType, pixelSize: asset.pixelSize,
-                  orientation: asset.orientation, hasEmbeddedThumbnail: asset.hasEmbeddedThumbnail)
+                  orientation: asset.orientation, hasEmbeddedThumbnail: asset.hasEmbeddedThumbnail, duration: asset.duration)
     }
 
     /// Identifies this version of the file: asset, size and modification time to the nanosecond.

@@ -29,7 +29,7 @@ public struct LibvipsImageRendering: ImageRendering {
             case .video:
                 let target = request.isFullResolution ? source.pixelSize : request.targetSize
                 let frameSize = request.contentMode == .fill ? source.pixelSize.covering(target) : target
-                let frame = try await VideoPosterFrame.extract(from: original.urlForChildProcess, maxSize: frameSize, at: nil)
+                let frame = try await VideoPosterFrame.extract(from: original.urlForChildProcess, maxSize: frameSize, at: source.posterFramePosition)
                 try Task.checkCancellation()
                 return try await BlockingWork.run {
                     try renderer.render(data: frame, name: original.filename, size: target, mode: request.contentMode,

@@ -3,11 +3,11 @@ import AssetsKit
 /// sharp upgrade of a visible cell, then prefetch; and how many pixels their decodes hold
 /// together.
 ///
-/// - A ``RenderPriority/visibleFirst`` render starts whenever fewer than `width` of its tier
+/// - A `RenderPriority.visibleFirst` render starts whenever fewer than `width` of its tier
 ///   run: it never waits behind a sharp upgrade or prefetching, only behind other first images.
-/// - A ``RenderPriority/visibleSharp`` render starts when no first image waits and fewer than
+/// - A `RenderPriority.visibleSharp` render starts when no first image waits and fewer than
 ///   `width` visible renders run.
-/// - A ``RenderPriority/prefetch`` render starts only when no visible render waits, fewer than
+/// - A `RenderPriority.prefetch` render starts only when no visible render waits, fewer than
 ///   `width` renders of any kind run, and fewer than `prefetchWidth` prefetch renders run, so
 ///   prefetching leaves room for what is on screen.
 ///

@@ -26,7 +26,7 @@ public enum VideoPosterFrame {
     ///   - seconds: Where in the clip to take the frame, or `nil` for ``defaultPosition``.
     /// - Returns: The frame as PNG bytes (lossless, so a later resize or re-encode loses nothing).
     /// - Throws: ``VideoError/fileNotFound(file:)`` when there is no file,
-    ///   ``VideoError/noFrames(file:)`` when no frame decodes; ``ToolError`` when FFmpeg is
+    ///   ``VideoError/noFrames(file:)`` when no frame decodes; `ToolError` when FFmpeg is
     ///   missing or times out.
     public static func extract(from url: URL, maxSize: PixelSize, at seconds: Double? = nil) async throws -> Data {
         guard FileManager.default.fileExists(atPath: url.path) else { throw VideoError.fileNotFound(file: url) }

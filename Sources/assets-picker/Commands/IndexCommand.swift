@@ -74,7 +74,7 @@ struct IndexCommand: AsyncParsableCommand {
         }
         bar.finish()
         var previews = PreviewSummary()
-        if let previewing = library as? any LibraryPreviewing {
+        if let previewing = library.previewing {
             let previewBar = TerminalProgress(label: "Previews")
             previews = try await previewing.makePreviews { progress in
                 previewBar.update(done: progress.done, failed: progress.failed, total: progress.total)
