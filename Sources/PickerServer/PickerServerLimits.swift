@@ -20,10 +20,11 @@ public struct PickerServerLimits: Sendable {
     /// Uploads received at once, server-wide: one more gets 503 with `Retry-After`. Uploads
     /// stream to a temporary file, so memory does not grow with their size.
     public var concurrentUploads = 2
-    /// Renders one session may have asked for and not received yet (thumbnails and images not
-    /// answered from memory): one more gets 429 unless it is more urgent than one of them — a
-    /// visible cell's first image before a sharp upgrade — which then answers 429 in its place.
-    /// A browser asks for six at a time at most.
+    /// Images one session may have asked to be made and not received yet, whoever asked and
+    /// however (the page's images, thumbnail batches and prefetch renders, the client's
+    /// baseUrls; not those answered from memory): one more gets 429 unless it is more urgent
+    /// than one of them — a visible cell's first image before a sharp upgrade before prefetch —
+    /// which then stops in its place. A browser asks for six at a time at most.
     public var rendersPerSession = 32
     /// How often a picker page's event stream (`api/events`) sends a comment line while nothing
     /// happens, so that proxies keep it open (and a page gone without closing is noticed).

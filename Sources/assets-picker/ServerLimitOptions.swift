@@ -21,7 +21,7 @@ struct ServerLimitOptions: ParsableArguments {
     @Option(name: .long, help: "Uploads received at once; one more gets 503.")
     var concurrentUploads = 2
 
-    @Option(name: .long, help: "Renders one picker session may wait for at once (thumbnails not in memory); one more gets 429 unless more urgent.")
+    @Option(name: .long, help: "Images one picker session may have being made at once (renders, thumbnail batches, prefetch; not those in memory); one more gets 429 unless more urgent.")
     var rendersPerSession = 32
 
     func validate() throws {
