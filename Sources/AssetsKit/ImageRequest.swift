@@ -30,12 +30,16 @@ public struct ImageRequest: Sendable, Hashable {
     /// bytes itself (a server's answers, ready to send again) says `false`, so that a rendition
     /// is held in memory once; the disk cache keeps it either way.
     public var keepsInMemory: Bool
+    /// Who the image is for (a picker session, say), for fair turns: renders of one tier take
+    /// turns between requesters, so that one requester's many renders never hold up another's.
+    /// `nil` shares one turn with every other request without a requester.
+    public var requester: String?
 
     /// A request for an image of `targetSize`; `quality` is clamped to 1...100.
     public init(targetSize: PixelSize, contentMode: ContentMode = .fit,
                 deliveryMode: DeliveryMode = .opportunistic, resizeMode: ResizeMode = .exact,
                 format: ImageFormat = .jpeg, quality: Int = 85, isNetworkAccessAllowed: Bool = false,
-                priority: RenderPriority = .visibleFirst, keepsInMemory: Bool = true) {
+                priority: RenderPriority = .visibleFirst, keepsInMemory: Bool = true, requester: String? = nil) {
         self.targetSize = targetSize
         self.contentMode = contentMode
         self.deliveryMode = deliveryMode
@@ -45,6 +49,7 @@ public struct ImageRequest: Sendable, Hashable {
         self.isNetworkAccessAllowed = isNetworkAccessAllowed
         self.priority = priority
         self.keepsInMemory = keepsInMemory
+        self.requester = requester
     }
 
     /// The full-resolution image, upright, one final answer; may fetch a remote original.

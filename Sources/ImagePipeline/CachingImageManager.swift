@@ -157,7 +157,7 @@ public final class CachingImageManager: Sendable {
             await scheduler.promote(key, to: priority)
         }) { [self] in
             if let cached = cachedImage(for: key, keepingInMemory: request.keepsInMemory) { return cached }
-            let granted = try await scheduler.acquire(for: key, priority: priority, pixels: source.pixelSize.area)
+            let granted = try await scheduler.acquire(for: key, priority: priority, pixels: source.pixelSize.area, requester: request.requester)
             renders.withLock { $0 += 1 }
             let outcome: Result<ImageResult, Error>
             do {

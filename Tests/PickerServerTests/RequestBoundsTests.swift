@@ -18,6 +18,17 @@ struct RequestBoundsTests {
         #expect(answer.errorMessage.contains("from 1 to 4096"), "\(answer.errorMessage)")
     }
 
+    @Test("a refusal quotes a long value back cut short: one short line, whatever was sent")
+    func longValuesAreCutInRefusals() async throws {
+        let server = try await TestServer.indexed()
+        defer { Task { await server.stop() } }
+        let person = server.picker(try await server.client.createSession())
+        let photo = try #require(try await person.cameraRollIDs(media: "photo").first)
+        let answer = try await person.get("assets/\(photo)/image?w=\(String(repeating: "9", count: 20_000))&h=64")
+        #expect(answer.status == 400)
+        #expect(answer.errorMessage.count < 200 && answer.errorMessage.contains("…"), "\(answer.errorMessage.prefix(300))")
+    }
+
     @Test("prefetch beyond its bounds is refused 400: 43 ids at 16384², 501 ids, 500 ids at 1024²")
     func prefetchBounds() async throws {
         let server = try await TestServer.indexed()
@@ -37,5 +48,25 @@ struct RequestBoundsTests {
         }
         let accepted = try await person.send("POST", "prefetch", json: ["ids": Array(ids.prefix(4)), "w": 256, "h": 256, "mode": "fill"])
         #expect(accepted.status == 204)
+    }
+
+    @Test("a session's preselection is bounded: at most 2000 identifiers of at most 256 characters, refused 400 beyond")
+    func preselectionBounds() async throws {
+        let server = try await TestServer.indexed()
+        defer { Task { await server.stop() } }
+        let refusals: [(ids: [String], says: String)] = [
+            ((0..<2_001).map { _ in UUID().uuidString }, "at most 2000 identifiers"),
+            ([UUID().uuidString, String(repeating: "a", count: 257)], "at most 256 characters"),
+            ([String(repeating: "é", count: 257)], "at most 256 characters"),
+        ]
+        for refusal in refusals {
+            let body = try JSONSerialization.data(withJSONObject: ["preselected": refusal.ids])
+            let answer = try await server.request("POST", "/v1/sessions", headers: ["Content-Type": "application/json"], body: body)
+            #expect(answer.status == 400)
+            #expect(answer.errorMessage.contains(refusal.says), "\(answer.errorMessage)")
+        }
+        let most = (0..<1_999).map { _ in UUID().uuidString } + [String(repeating: "a", count: 256)]
+        let accepted = try await server.client.createSession(PickerSessionOptions(preselected: most))
+        #expect(!accepted.id.isEmpty)
     }
 }

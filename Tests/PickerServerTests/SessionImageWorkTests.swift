@@ -59,21 +59,50 @@ import TestSupport
         }
     }
 
-    @Test func theSessionsLastPageGoingStopsEverythingItsPagesAskedFor() async throws {
+    @Test func aPageThatGoesStopsItsPrefetchAndTheImagesItsConnectionsAskedFor() async throws {
         let fixture = try await Fixture(rendersPerSession: 32)
         defer { Task { await fixture.server.stop() } }
         let page = try await fixture.openPage()
-        let image = try fixture.image(0)
-        try await HangGuard.waitUntil("the image's render start") { fixture.rendering.started.count == 1 }
-        try await fixture.prefetch(1..<5)
+        let shown = try fixture.image(0)
+        try await HangGuard.waitUntil("the first image's render start") { fixture.rendering.started.count == 1 }
+        let loading = try fixture.image(1)
+        try await HangGuard.waitUntil("the second image queued") { await fixture.manager.queuedRenderCount == 1 }
+        try await fixture.prefetch(2..<6)
         let prefetching = min(fixture.prefetchWidth, 4)
-        try await HangGuard.waitUntil("the prefetch renders queued") { await fixture.manager.queuedRenderCount == prefetching }
+        try await HangGuard.waitUntil("the prefetch renders queued") { await fixture.manager.queuedRenderCount == 1 + prefetching }
 
+        // The page goes: its event stream and the connection of the image still loading close.
         page.close()
-        try await HangGuard.waitUntil("the prefetch stopped with the page") { await fixture.manager.queuedRenderCount == 0 }
-        #expect(await image.status() == 499, "the image the page asked for is given up too")
+        loading.close()
+        try await HangGuard.waitUntil("the prefetch and the closed connection's image gone from the queue") {
+            await fixture.manager.queuedRenderCount == 0
+        }
         fixture.rendering.releaseHeld()
-        #expect(fixture.rendering.started.count == 1, "no prefetch render ever started")
+        // A connection still open is still answered: the page closes its event stream on purpose
+        // while a first screen loads, and waits for that screen's thumbnails meanwhile.
+        #expect(await shown.status() == 200)
+        #expect(fixture.rendering.started.count == 1, "nothing the page had left behind ever started")
+    }
+
+    @Test func sessionsTakeTurnsSoOneSessionsManyRendersDoNotHoldUpAnothers() async throws {
+        let fixture = try await Fixture(rendersPerSession: 32)
+        defer { Task { await fixture.server.stop() } }
+        let other = fixture.server.picker(try await fixture.server.client.createSession())
+        let many = try (0..<4).map { try fixture.image($0) }
+        try await HangGuard.waitUntil("one render started, three queued") {
+            let queued = await fixture.manager.queuedRenderCount
+            return fixture.rendering.started.count == 1 && queued == 3
+        }
+        let otherPath = other.apiPath + "assets/\(fixture.photos[8])/image?w=200&h=200&mode=fill"
+        let one = try PendingRequest(port: fixture.server.baseURL.port!, path: otherPath, headers: ["Cookie: \(fixture.server.personCookie)"])
+        try await HangGuard.waitUntil("the other session's render queued last") { await fixture.manager.queuedRenderCount == 4 }
+        fixture.rendering.releaseHeld()
+        #expect(await one.status() == 200)
+        for image in many { #expect(await image.status() == 200) }
+        let started = fixture.rendering.started
+        #expect(started.count == 5)
+        #expect(started.firstIndex(of: fixture.photos[8].uppercased()) == 1,
+                "the other session's one render is next, before the first session's queued three: \(started)")
     }
 
     @Test func oneBudgetCoversPrefetchBatchesAndImagesAndVisibleImagesComeFirst() async throws {
@@ -106,26 +135,19 @@ import TestSupport
         #expect(Set(started.dropFirst()) == Set((6..<9).map { fixture.photos[$0].uppercased() }))
     }
 
-    @Test func aPrefetchLastsWhileAPageOfItsSessionIsOpenAndOnlyThePagesWorkStops() {
-        let budget = SessionRenderBudget(limit: 8)
-        let pages = PickerPages(budget: budget)
+    @Test func aPrefetchLastsWhileAPageOfItsSessionIsOpen() {
+        let pages = PickerPages()
         let first = pages.pageOpened(session: "s"), second = pages.pageOpened(session: "s")
         let other = pages.pageOpened(session: "another")
         let (waiting, release) = AsyncStream<Void>.makeStream()
         pages.startPrefetch(session: "s") { for await _ in waiting {} }
-        let pageImage = RenderStop(), clientImage = RenderStop()
-        _ = try? budget.admit(session: "s", tier: .visibleFirst, asker: .page, stop: pageImage)
-        _ = try? budget.admit(session: "s", tier: .visibleSharp, asker: .client, stop: clientImage)
 
         first.end()
         first.end() // a page goes once: no second count
         other.end()
         #expect(pages.isPrefetching(session: "s"), "a page of the session is still open")
-        #expect(pageImage.firedReason == nil)
         second.end()
         #expect(!pages.isPrefetching(session: "s"))
-        #expect(pageImage.firedReason == .pageLeft)
-        #expect(clientImage.firedReason == nil, "the client program's images are not the page's")
         release.finish()
     }
 }

@@ -16,9 +16,11 @@ import AssetsKit
 /// runs: a render larger than the budget runs alone. So three 200-MP photos wait for each other
 /// where three 12-MP ones run side by side.
 ///
-/// Within a tier, renders start in the order they asked: a render waiting for pixels is not
-/// overtaken by a smaller one of its tier asking later. A waiting render whose caller is
-/// cancelled leaves the queue at once.
+/// Within a tier, requesters take turns (`ImageRequest.requester`: a picker session, say): the
+/// next to start is the oldest waiting render of the requester whose last render started
+/// longest ago, so that one requester's many renders never hold up another's; one requester's
+/// renders start in the order they asked. A render waiting for pixels is not overtaken by a
+/// smaller one of its tier. A waiting render whose caller is cancelled leaves the queue at once.
 actor RenderScheduler {
     let width: Int
     let prefetchWidth: Int
@@ -27,12 +29,16 @@ actor RenderScheduler {
     private var runningPixels = 0
     private var waiting: [Waiter] = []
     private var nextTicket = 0
+    /// When each requester with renders waiting last had one start (the count of starts then).
+    private var lastStart: [String?: Int] = [:]
+    private var starts = 0
 
     private struct Waiter {
         let ticket: Int
         let key: RenditionKey
         var priority: RenderPriority
         let pixels: Int
+        let requester: String?
         let continuation: CheckedContinuation<RenderSlot, Error>
     }
 
@@ -52,18 +58,19 @@ actor RenderScheduler {
         self.pixelBudget = max(1, pixelBudget)
     }
 
-    /// Waits for a slot for a render whose decode holds up to `pixels`; pass the slot to
-    /// ``release(_:)`` when the render ends.
-    func acquire(for key: RenditionKey, priority: RenderPriority, pixels: Int = 1) async throws -> RenderSlot {
+    /// Waits for a slot for a render whose decode holds up to `pixels`, for `requester`; pass
+    /// the slot to ``release(_:)`` when the render ends.
+    func acquire(for key: RenditionKey, priority: RenderPriority, pixels: Int = 1, requester: String? = nil) async throws -> RenderSlot {
         try Task.checkCancellation()
         if !isWaiting(priority), canStart(priority, pixels: pixels) {
-            return occupy(priority, pixels: pixels)
+            return occupy(priority, pixels: pixels, requester: requester)
         }
         nextTicket += 1
         let ticket = nextTicket
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                waiting.append(Waiter(ticket: ticket, key: key, priority: priority, pixels: max(0, pixels), continuation: continuation))
+                waiting.append(Waiter(ticket: ticket, key: key, priority: priority, pixels: max(0, pixels), requester: requester,
+                                      continuation: continuation))
             }
         } onCancel: {
             Task { await self.cancelWaiter(ticket) }
@@ -111,19 +118,30 @@ actor RenderScheduler {
         waiting.contains { $0.priority == priority }
     }
 
-    private func occupy(_ priority: RenderPriority, pixels: Int) -> RenderSlot {
+    private func occupy(_ priority: RenderPriority, pixels: Int, requester: String?) -> RenderSlot {
         running[priority, default: 0] += 1
         runningPixels += max(0, pixels)
+        starts += 1
+        lastStart[requester] = starts
         return RenderSlot(priority: priority, pixels: max(0, pixels))
     }
 
     private func startWaiters() {
         for priority in RenderPriority.allCases.reversed() {
-            while let index = waiting.firstIndex(where: { $0.priority == priority }),
-                  canStart(priority, pixels: waiting[index].pixels) {
+            while let index = nextTurn(in: priority), canStart(priority, pixels: waiting[index].pixels) {
                 let waiter = waiting.remove(at: index)
-                waiter.continuation.resume(returning: occupy(priority, pixels: waiter.pixels))
+                waiter.continuation.resume(returning: occupy(priority, pixels: waiter.pixels, requester: waiter.requester))
             }
+        }
+        lastStart = lastStart.filter { entry in waiting.contains { $0.requester == entry.key } }
+    }
+
+    /// The waiting render of `priority` whose turn it is: the oldest of the requester whose last
+    /// render started longest ago (one that never started goes first).
+    private func nextTurn(in priority: RenderPriority) -> Int? {
+        waiting.indices.filter { waiting[$0].priority == priority }.min { a, b in
+            let turnA = lastStart[waiting[a].requester] ?? 0, turnB = lastStart[waiting[b].requester] ?? 0
+            return turnA != turnB ? turnA < turnB : waiting[a].ticket < waiting[b].ticket
         }
     }
 

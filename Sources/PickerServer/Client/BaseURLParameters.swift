@@ -27,7 +27,7 @@ enum BaseURLParameters: Equatable {
         for option in text.split(separator: "-", omittingEmptySubsequences: false) {
             func side(_ value: Substring) throws(APIError) -> Int {
                 guard let number = DecimalText.wholeNumber(String(value)), (1...ImageRequest.maximumServedSide).contains(number) else {
-                    throw .badParameter("A side must be a whole number from 1 to \(ImageRequest.maximumServedSide); got '\(value)'.")
+                    throw .badParameter("A side must be a whole number from 1 to \(ImageRequest.maximumServedSide); got '\(value.echoed)'.")
                 }
                 return number
             }
@@ -35,7 +35,7 @@ enum BaseURLParameters: Equatable {
             case "w" where width == nil: width = try side(option.dropFirst())
             case "h" where height == nil: height = try side(option.dropFirst())
             case "c" where option == "c" && !crop: crop = true
-            default: throw .badParameter("\(usage); '\(option)' is not one of them.")
+            default: throw .badParameter("\(usage); '\(option.echoed)' is not one of them.")
             }
         }
         guard width != nil || height != nil else { throw .badParameter(usage + ".") }

@@ -70,7 +70,7 @@ struct CreateSessionRequest: Decodable, Sendable {
         if let text = try? container.decode(String.self, forKey: key) {
             // Decimal digits only, as Google writes an int64: no sign, space or leading zero.
             guard let number = DecimalText.wholeNumber(text) else {
-                throw APIError.badParameter("'pickingConfig.maxItemCount' must be a whole number; got '\(text)'.")
+                throw APIError.badParameter("'pickingConfig.maxItemCount' must be a whole number; got '\(text.echoed)'.")
             }
             return number
         }

@@ -33,7 +33,7 @@ struct MediaItemRoutes: Sendable {
         var pageSize = Self.defaultPageSize
         if let text = parameters.get("pageSize"), !text.isEmpty {
             guard let size = DecimalText.wholeNumber(text), size <= Int32.max else {
-                throw APIError.badParameter("'pageSize' must be a whole number from 0 (the default, \(Self.defaultPageSize)) up; got '\(text)'.")
+                throw APIError.badParameter("'pageSize' must be a whole number from 0 (the default, \(Self.defaultPageSize)) up; got '\(text.echoed)'.")
             }
             pageSize = size == 0 ? Self.defaultPageSize : min(size, Self.maximumPageSize)
         }
@@ -70,7 +70,7 @@ struct MediaItemRoutes: Sendable {
         switch try BaseURLParameters(url.parameters) {
         case .image(let rendition):
             return try await state.media.image(of: asset, request: rendition, ifNoneMatch: request.headers[.ifNoneMatch],
-                                               session: session.id, asker: .client)
+                                               session: session.id)
         case .download:
             guard asset.mediaType != .video else { throw APIError.badParameter("'=d' is a photo's bytes; a video's are at '=dv'.") }
             return try await state.media.originalWithoutLocation(of: asset)

@@ -12,7 +12,7 @@ struct PageToken: Equatable {
         let digits = text.utf8.dropFirst()
         guard text.hasPrefix("p"), (1...18).contains(digits.count), digits.first != UInt8(ascii: "0"),
               digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let offset = Int(text.dropFirst()) else {
-            throw .badParameter("'pageToken' must be a nextPageToken this server gave; got '\(text)'.")
+            throw .badParameter("'pageToken' must be a nextPageToken this server gave; got '\(text.echoed)'.")
         }
         self.offset = offset
     }

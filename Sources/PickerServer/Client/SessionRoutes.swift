@@ -20,6 +20,10 @@ struct SessionRoutes: Sendable {
         sessions.delete(":id") { request, context in try await delete(request, context) }
     }
 
+    /// The longest preselected identifier taken, in characters (Unicode scalars, as JSON Schema's
+    /// `maxLength` counts): an assets-library URL has about 90.
+    static let maximumIdentifierLength = 256
+
     private func create(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         // No body at all is `{}`, as Google's API takes it.
         let body = try await JSONResponse.decode(CreateSessionRequest.self, from: request, limit: 4 << 20, empty: CreateSessionRequest())
@@ -29,7 +33,13 @@ struct SessionRoutes: Sendable {
             throw APIError.badParameter("'pickingConfig.maxItemCount' must be from \(PickerSessionSettings.maximumItemsRange.lowerBound) to \(PickerSessionSettings.maximumItemsRange.upperBound); got \(settings.maxItems).")
         }
         let preselected = body.preselected ?? []
-        guard preselected.count <= 10_000 else { throw APIError.badParameter("'preselected' takes at most 10000 identifiers.") }
+        // A session keeps them until the person comes: bounded, as what it keeps must be.
+        guard preselected.count <= PickerSessionSettings.maximumItemsRange.upperBound else {
+            throw APIError.badParameter("'preselected' takes at most \(PickerSessionSettings.maximumItemsRange.upperBound) identifiers (the most a session can pick); got \(preselected.count).")
+        }
+        guard preselected.allSatisfy({ $0.unicodeScalars.count <= Self.maximumIdentifierLength }) else {
+            throw APIError.badParameter("A 'preselected' identifier is at most \(Self.maximumIdentifierLength) characters (a local identifier, a UUID or an assets-library URL).")
+        }
         // Kept as given: resolved when the person opens the picker, so that nothing the client
         // can observe (not even how long this takes) depends on what the identifiers name.
         let session: PickerSession

@@ -18,6 +18,13 @@ extension ImageRequest {
                   resizeMode: .exact, format: format, quality: quality, priority: priority, keepsInMemory: false)
     }
 
+    /// This request made for `session`: its renders take turns with other sessions'.
+    func asked(by session: String) -> ImageRequest {
+        var request = self
+        request.requester = session
+        return request
+    }
+
     /// The rendition `request`'s query asks for, checked.
     /// - Parameters:
     ///   - allowsDelivery: Whether `delivery` may be given (the picker page's API).
@@ -34,14 +41,14 @@ extension ImageRequest {
         func integer(_ name: String, in range: ClosedRange<Int>) throws(APIError) -> Int? {
             guard let text = value(name) else { return nil }
             guard let number = DecimalText.wholeNumber(text), range.contains(number) else {
-                throw .badParameter("'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound); got '\(text)'.")
+                throw .badParameter("'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound); got '\(text.echoed)'.")
             }
             return number
         }
         func choice<T>(_ name: String, _ names: [String], _ named: (String) -> T?) throws(APIError) -> T? {
             guard let text = value(name) else { return nil }
             guard let choice = named(text) else {
-                throw .badParameter("'\(name)' must be one of \(names.joined(separator: ", ")); got '\(text)'.")
+                throw .badParameter("'\(name)' must be one of \(names.joined(separator: ", ")); got '\(text.echoed)'.")
             }
             return choice
         }

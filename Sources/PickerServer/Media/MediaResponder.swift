@@ -11,8 +11,10 @@ import ImagePipeline
 /// Each arrives as one typed ``AssetsKit/ImageRequest`` (its tier in it) and is named by one
 /// `RenditionKey`, from which the memo's key and the entity tag derive. Whatever has to be
 /// made takes a place in its session's one budget (``SessionRenderBudget``) and is given up
-/// when its client leaves, when a more urgent image of the session takes its place, or — for
-/// the picker page's — when the session's last page goes (``PickerPages``).
+/// when the connection that asked for it closes, when a more urgent image of the session takes
+/// its place, or — prefetch, which no connection waits for — when the session's last page goes
+/// (``PickerPages``). Renders of one tier take turns between sessions
+/// (``AssetsKit/ImageRequest/requester``).
 ///
 /// No request names a file: the asset comes from the caller's session or the library, and the
 /// library says where its original is.
@@ -33,7 +35,7 @@ struct MediaResponder: Sendable {
         self.library = library
         self.renditions = renditions
         self.budget = budget
-        pages = PickerPages(budget: budget)
+        pages = PickerPages()
     }
 
     /// The asset rendered as `request` asks; 304 when the caller's copy (`ifNoneMatch`) is current.
@@ -41,15 +43,15 @@ struct MediaResponder: Sendable {
     /// Once the final rendition has been answered, it answers every delivery mode (it is the
     /// best answer there is), cacheable and tagged; a `fast` answer made for the occasion may be
     /// a stand-in, and is neither tagged nor kept. A render takes a place in `session`'s budget
-    /// for `asker` (429 beyond it) and is given up as soon as the client closes its connection.
-    func image(of asset: Asset, request: ImageRequest, ifNoneMatch: String?, session: String, asker: ImageAsker) async throws -> Response {
+    /// (429 beyond it) and is given up as soon as the client closes its connection.
+    func image(of asset: Asset, request: ImageRequest, ifNoneMatch: String?, session: String) async throws -> Response {
         if let answer = answerWithoutRendering(of: asset, request: request, ifNoneMatch: ifNoneMatch) {
             return answer.response
         }
         let result: ImageResult
         do {
-            result = try await withinBudget(session: session, tier: request.priority, asker: asker, departure: ClientDeparture.current) {
-                [library] in try await library.finalImage(for: asset, request: request)
+            result = try await withinBudget(session: session, tier: request.priority, departure: ClientDeparture.current) {
+                [library] in try await library.finalImage(for: asset, request: request.asked(by: session))
             }
         } catch let error as APIError {
             throw error
@@ -97,7 +99,7 @@ struct MediaResponder: Sendable {
         let deadline = ContinuousClock.now + ThumbnailBatch.quickImageTime
         let quick: [UUID: ImageResult]
         do {
-            quick = try await withinBudget(session: session, tier: request.priority, asker: .page, departure: ClientDeparture.current) {
+            quick = try await withinBudget(session: session, tier: request.priority, departure: ClientDeparture.current) {
                 [library, wanting] in await library.quickImages(for: wanting, request: request, startingBefore: deadline)
             }
         } catch let refusal as APIError where refusal.code == SessionRenderBudget.refusalCode {
@@ -143,8 +145,8 @@ struct MediaResponder: Sendable {
     private func prefetchOne(_ asset: Asset, request: ImageRequest, session: String) async -> Bool {
         guard renditions.rendition(for: RenditionKey(asset, request)) == nil else { return true }
         do {
-            let result = try await withinBudget(session: session, tier: request.priority, asker: .page, departure: nil) {
-                [library] in try await library.finalImage(for: asset, request: request)
+            let result = try await withinBudget(session: session, tier: request.priority, departure: nil) {
+                [library] in try await library.finalImage(for: asset, request: request.asked(by: session))
             }
             remember(result, of: asset, request: request)
             return true
@@ -155,13 +157,12 @@ struct MediaResponder: Sendable {
         }
     }
 
-    /// `work`'s value, made in a place of `session`'s budget for `asker` at `tier`, waited for
-    /// only while the client (`departure`) is there, the budget keeps the place and, for the
-    /// page's work, a page of the session is open.
-    private func withinBudget<Value: Sendable>(session: String, tier: RenderPriority, asker: ImageAsker, departure: ClientDeparture?,
+    /// `work`'s value, made in a place of `session`'s budget at `tier`, waited for only while
+    /// the client (`departure`) is there and the budget keeps the place.
+    private func withinBudget<Value: Sendable>(session: String, tier: RenderPriority, departure: ClientDeparture?,
                                                _ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
         let stop = RenderStop()
-        let ticket = try budget.admit(session: session, tier: tier, asker: asker, stop: stop)
+        let ticket = try budget.admit(session: session, tier: tier, stop: stop)
         defer { budget.release(ticket, session: session) }
         let watch = departure?.watch { stop.fire(.clientLeft) }
         defer { if let watch { departure?.unwatch(watch) } }

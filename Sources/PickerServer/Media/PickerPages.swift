@@ -3,10 +3,12 @@ import Synchronization
 /// The picker pages open on each session, and each session's prefetch.
 ///
 /// A session's new prefetch supersedes its previous one, as PhotoKit's caching window does when
-/// the grid scrolls, so the prefetch of a session never exceeds one request's bounds. Images are
-/// for a page someone looks at: when the last page of a session goes (its event stream closes:
-/// the tab was closed, the browser quit, the session ended), its prefetch stops and so does
-/// everything else its pages asked for and have not received (``SessionRenderBudget/stopPageWork(session:)``).
+/// the grid scrolls, so the prefetch of a session never exceeds one request's bounds. Prefetch
+/// is for a page someone looks at, and no connection waits for it: when the last page of a
+/// session goes (its event stream closes: the tab was closed, the browser quit, the session
+/// ended), its prefetch stops. The page's other work is bound to the connections that asked for
+/// it and stops when they close (``ClientDeparture``): the page closes its event stream on
+/// purpose while a first screen loads, and the thumbnails it waits for then must go on.
 final class PickerPages: Sendable {
     private struct State {
         var prefetches: [String: (number: Int, task: Task<Void, Never>)] = [:]
@@ -15,11 +17,6 @@ final class PickerPages: Sendable {
     }
 
     private let state = Mutex(State())
-    private let budget: SessionRenderBudget
-
-    init(budget: SessionRenderBudget) {
-        self.budget = budget
-    }
 
     /// Runs `prefetch` as `session`'s prefetch, cancelling the one it had.
     func startPrefetch(session: String, _ prefetch: @escaping @Sendable () async -> Void) {
@@ -44,16 +41,14 @@ final class PickerPages: Sendable {
         return PageVisit(pages: self, session: session)
     }
 
-    /// A page of `session` went: when it was the last, the session's page work stops.
+    /// A page of `session` went: when it was the last, the session's prefetch stops.
     fileprivate func pageClosed(session: String) {
-        let prefetch = state.withLock { state -> Task<Void, Never>?? in
+        let prefetch = state.withLock { state -> Task<Void, Never>? in
             let remaining = (state.openPages[session] ?? 1) - 1
             state.openPages[session] = remaining > 0 ? remaining : nil
-            return remaining > 0 ? nil : .some(state.prefetches.removeValue(forKey: session)?.task)
+            return remaining > 0 ? nil : state.prefetches.removeValue(forKey: session)?.task
         }
-        guard let prefetch else { return }
         prefetch?.cancel()
-        budget.stopPageWork(session: session)
     }
 
     private func prefetchEnded(session: String, number: Int) {

@@ -2,14 +2,12 @@ import HTTPTypes
 import Synchronization
 
 /// Ends the wait for one piece of a session's image work before it ends: its client left
-/// (``ClientDeparture``), the session's last picker page went (``PickerPages``), or its session's
-/// budget gave its place to a more urgent image (``SessionRenderBudget``). The render itself
-/// goes on only if another request shares it.
+/// (``ClientDeparture``), or its session's budget gave its place to a more urgent image
+/// (``SessionRenderBudget``). The render itself goes on only if another request shares it.
 final class RenderStop: Sendable {
     /// Why the wait ended early.
     enum Reason: Sendable {
         case clientLeft
-        case pageLeft
         case superseded
 
         /// What the request answers (if anyone is left to read it), in one line.
@@ -17,14 +15,13 @@ final class RenderStop: Sendable {
             switch self {
             case .clientLeft:
                 // nginx's "client closed request": nobody reads it, a log may.
-                APIError(HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request"), code: "clientLeft",
-                         "The client closed the connection before its image was ready.")
-            case .pageLeft:
-                APIError(HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request"), code: "pageLeft",
-                         "The picker page went before its image was ready.")
+                return APIError(HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request"), code: "clientLeft",
+                                "The client closed the connection before its image was ready.")
             case .superseded:
-                APIError(.tooManyRequests, code: "renderSuperseded",
-                         "More urgent images of this session took this one's place; ask for it again when it is on screen.")
+                var refusal = APIError(.tooManyRequests, code: "renderSuperseded",
+                                       "More urgent images of this session took this one's place; ask for it again when it is on screen.")
+                refusal.headers[.retryAfter] = "1"
+                return refusal
             }
         }
     }

@@ -10,13 +10,11 @@ import Synchronization
 /// At the limit, a more urgent image takes the place of the oldest of the least urgent ones
 /// (a visible cell's first image before a sharp upgrade before prefetch, see ``RenderPriority``),
 /// which then stops at once; one no more urgent than any is refused with 429 before any work.
-/// When the session's last picker page goes, everything its pages asked for stops
-/// (``stopPageWork(session:)``). Renditions answered from memory never get here.
+/// Renditions answered from memory never get here.
 final class SessionRenderBudget: Sendable {
     private struct Entry {
         let ticket: Int
         let tier: RenderPriority
-        let asker: ImageAsker
         let stop: RenderStop
     }
 
@@ -35,11 +33,10 @@ final class SessionRenderBudget: Sendable {
         self.limit = max(1, limit)
     }
 
-    /// A place for an image of `tier` that `asker` wants for `session`, to give back with
-    /// ``release(_:session:)``; `stop` fires if a more urgent image of the session takes the
-    /// place later, or (for the page's) when the session's last page goes.
+    /// A place for an image of `tier` for `session`, to give back with ``release(_:session:)``;
+    /// `stop` fires if a more urgent image of the session takes the place later.
     /// - Throws: ``APIError`` 429, one line, when the session has `limit` images no less urgent.
-    func admit(session: String, tier: RenderPriority, asker: ImageAsker, stop: RenderStop) throws(APIError) -> Int {
+    func admit(session: String, tier: RenderPriority, stop: RenderStop) throws(APIError) -> Int {
         let (ticket, superseded) = state.withLock { state -> (Int?, RenderStop?) in
             var entries = state.sessions[session, default: []]
             var superseded: RenderStop?
@@ -49,7 +46,7 @@ final class SessionRenderBudget: Sendable {
                 superseded = entries.remove(at: oldest).stop
             }
             state.nextTicket += 1
-            entries.append(Entry(ticket: state.nextTicket, tier: tier, asker: asker, stop: stop))
+            entries.append(Entry(ticket: state.nextTicket, tier: tier, stop: stop))
             state.sessions[session] = entries
             return (state.nextTicket, superseded)
         }
@@ -70,15 +67,6 @@ final class SessionRenderBudget: Sendable {
             entries.remove(at: index)
             state.sessions[session] = entries.isEmpty ? nil : entries
         }
-    }
-
-    /// Stops everything the picker page asked for `session` (its last page went); the client
-    /// program's images go on.
-    func stopPageWork(session: String) {
-        let stops = state.withLock { state in
-            (state.sessions[session] ?? []).filter { $0.asker == .page }.map(\.stop)
-        }
-        for stop in stops { stop.fire(.pageLeft) }
     }
 
     /// Images admitted for `session` and not released.

@@ -31,7 +31,7 @@ struct PickerBrowsing: Sendable {
             // The page says which requests sharpen a cell that shows an image already.
             let tier: RenderPriority = request.headers[Self.imageUpgrade] == nil ? .visibleFirst : .visibleSharp
             return try await state.media.image(of: asset, request: ImageRequest(query: request, allowsDelivery: true, priority: tier),
-                                               ifNoneMatch: request.headers[.ifNoneMatch], session: session.id, asker: .page)
+                                               ifNoneMatch: request.headers[.ifNoneMatch], session: session.id)
         }
         api.post("thumbnails") { request, context in
             let session = try await grant(context).session
@@ -83,7 +83,7 @@ struct PickerBrowsing: Sendable {
         func number(_ name: String, default value: Int, in range: ClosedRange<Int>) throws(APIError) -> Int {
             guard let text = parameters.get(name) else { return value }
             guard let number = Int(text), range.contains(number) else {
-                throw .badParameter("'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound); got '\(text)'.")
+                throw .badParameter("'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound); got '\(text.echoed)'.")
             }
             return number
         }
@@ -93,14 +93,14 @@ struct PickerBrowsing: Sendable {
         switch parameters.get("sort") {
         case nil, "newest": sort = .newestFirst
         case "oldest": sort = .oldestFirst
-        case let other?: throw APIError.badParameter("'sort' must be newest or oldest; got '\(other)'.")
+        case let other?: throw APIError.badParameter("'sort' must be newest or oldest; got '\(other.echoed)'.")
         }
         let asked: MediaFilter
         switch parameters.get("media") {
         case nil, "all": asked = .all
         case "photo": asked = .photo
         case "video": asked = .video
-        case let other?: throw APIError.badParameter("'media' must be all, photo or video; got '\(other)'.")
+        case let other?: throw APIError.badParameter("'media' must be all, photo or video; got '\(other.echoed)'.")
         }
         guard let filter = Self.intersection(session.settings.mediaFilter, asked) else {
             return AssetWindow(total: 0, offset: offset, items: [])
