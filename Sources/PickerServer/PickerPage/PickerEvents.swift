@@ -8,8 +8,8 @@ import ServiceLifecycle
 /// The picker page's live feed (`GET api/events`, server-sent events): `library` when the
 /// library changed (files added or removed, imports, albums), `session` when the session's
 /// picks or state changed elsewhere; a comment line every ``PickerServerLimits/eventHeartbeat`` keeps proxies from closing it.
-/// The stream ends when the session ends or the page goes away; the session's prefetch and
-/// every image its pages asked for stop with its last page (``PickerPages``).
+/// The stream ends when the session ends or the page goes away; the session's prefetch stops
+/// with its last page (``PickerPages``).
 struct PickerEvents: Sendable {
     let state: ServerState
     /// ``PickerServerLimits/eventHeartbeat``.
