@@ -57,28 +57,3 @@ public struct ImageSourceFile: Sendable, Hashable {
         SourceVersion(assetKey: assetKey, byteSize: byteSize, modificationTime: SourceVersion.nanoseconds(modificationDate))
     }
 }
-
-/// One version of one asset's original file.
-public struct SourceVersion: Sendable, Hashable {
-    public var assetKey: String
-    public var byteSize: Int64
-    /// Nanoseconds since 1970.
-    public var modificationTime: Int64
-
-    public init(assetKey: String, byteSize: Int64, modificationTime: Int64) {
-        self.assetKey = assetKey
-        self.byteSize = byteSize
-        self.modificationTime = modificationTime
-    }
-
-    /// The version of `asset`'s original its library read: the version of the source the
-    /// library gives for it (``ImageSourceFile/init(asset:original:)``).
-    public init(_ asset: Asset) {
-        self.init(assetKey: asset.id.uuid.uuidString, byteSize: asset.byteSize, modificationTime: Self.nanoseconds(asset.modificationDate))
-    }
-
-    /// `date` in whole nanoseconds since 1970.
-    static func nanoseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1e9).rounded())
-    }
-}
