@@ -25,11 +25,11 @@ struct AssetDescription {
         let size = asset.pixelSize
         var facts = ["\(size.width) × \(size.height) pixels"]
         if asset.mediaType == .photo, size.width * size.height >= 100_000 {
-            facts[0] += " (\(Self.decimal(Double(size.width * size.height) / 1_000_000, places: 1)) megapixels)"
+            facts[0] += " (\(ReadableNumber.decimal(Double(size.width * size.height) / 1_000_000, places: 1)) megapixels)"
         }
         if let duration = asset.duration { facts.append(Self.duration(duration)) }
-        if let fps = asset.framesPerSecond { facts.append("\(Self.decimal(fps, places: 2)) frames a second") }
-        facts.append(Self.byteCount(asset.byteSize))
+        if let fps = asset.framesPerSecond { facts.append("\(ReadableNumber.decimal(fps, places: 2)) frames a second") }
+        facts.append(ReadableNumber.byteCount(asset.byteSize))
         return "\(asset.filename) is a \(kind) (\(formatName)), \(facts.joined(separator: ", "))."
     }
 
@@ -93,23 +93,10 @@ struct AssetDescription {
         word.lowercased().first.map { "aeiou".contains($0) } == true ? "an" : "a"
     }
 
-    /// `79 KB`, `2.4 MB`, `312 MB`, `1.2 GB` (binary units, as `export` prints them).
-    static func byteCount(_ bytes: Int64) -> String {
-        let units = ["KB", "MB", "GB", "TB"]
-        guard bytes >= 1024 else { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
-        var value = Double(bytes) / 1024
-        var unit = 0
-        while value >= 1024, unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        return "\(decimal(value, places: value < 10 ? 1 : 0)) \(units[unit])"
-    }
-
     /// `4.2 seconds`, `1 minute 5 seconds`, `1 hour 2 minutes`.
     static func duration(_ seconds: Double) -> String {
         if seconds < 60 {
-            let text = decimal(seconds, places: 1)
+            let text = ReadableNumber.decimal(seconds, places: 1)
             return "\(text) second\(text == "1" ? "" : "s") long"
         }
         let whole = Int(seconds.rounded())
@@ -121,8 +108,8 @@ struct AssetDescription {
 
     /// `39.9156° N, 116.3908° E` (four places: about 10 m), with the altitude in whole metres.
     static func place(_ location: GeoLocation) -> String {
-        let latitude = "\(decimal(abs(location.latitude), places: 4))° \(location.latitude < 0 ? "S" : "N")"
-        let longitude = "\(decimal(abs(location.longitude), places: 4))° \(location.longitude < 0 ? "W" : "E")"
+        let latitude = "\(ReadableNumber.decimal(abs(location.latitude), places: 4))° \(location.latitude < 0 ? "S" : "N")"
+        let longitude = "\(ReadableNumber.decimal(abs(location.longitude), places: 4))° \(location.longitude < 0 ? "W" : "E")"
         guard let altitude = location.altitude else { return "\(latitude), \(longitude)" }
         let metres = Int(altitude.rounded())
         return "\(latitude), \(longitude), \(abs(metres)) m \(metres < 0 ? "below" : "above") sea level"
@@ -158,15 +145,6 @@ struct AssetDescription {
         return String(format: "%@%02d:%02d", seconds < 0 ? "-" : "+", minutes / 60, minutes % 60)
     }
 
-    /// `value` with at most `places` decimals, trailing zeros dropped (`29.97`, `30`, `0.2`).
-    static func decimal(_ value: Double, places: Int) -> String {
-        var text = String(format: "%.\(places)f", value)
-        if text.contains(".") {
-            while text.hasSuffix("0") { text.removeLast() }
-            if text.hasSuffix(".") { text.removeLast() }
-        }
-        return text
-    }
 }
 
 private extension String {
