@@ -6,6 +6,9 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
     case assetNotFound(String)
     /// No collection has this identifier (any more).
     case collectionNotFound(String)
+    /// A collection only an indexed library keeps (a smart album other than All Photos, an
+    /// album of the person's), asked of a library read as a plain folder.
+    case collectionNeedsIndex(String)
     /// The text is no identifier this library hands out.
     case invalidIdentifier(String)
     /// A position outside a fetch result of `count` assets.
@@ -34,6 +37,8 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
             "no asset with identifier \(id) in this library"
         case .collectionNotFound(let id):
             "no album with identifier \(id) in this library; `assets-picker albums` lists them"
+        case .collectionNeedsIndex(let id):
+            "\(id) is an album only an indexed library keeps, and this library is read as a plain folder (it has no index yet, or --backend folder); `assets-picker index` makes the index, `assets-picker albums` lists the albums there are"
         case .invalidIdentifier(let text):
             "\(text) is not an asset identifier (expected UUID/L0/001 or assets-library://asset/asset.EXT?id=UUID&ext=EXT)"
         case let .indexOutOfRange(index, count):

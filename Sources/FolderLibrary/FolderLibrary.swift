@@ -62,7 +62,7 @@ public final class FolderLibrary: FolderAuthorizing {
     public let folderAuthorization: FolderAuthorization
 
     /// The camera roll's identifier.
-    public static let cameraRollID = CollectionIdentifier("camera-roll")
+    public static let cameraRollID = TreeCollection.allPhotos.folderLibraryIdentifier
 
     /// - Parameters:
     ///   - root: The folder to show.
@@ -184,7 +184,7 @@ public final class FolderLibrary: FolderAuthorizing {
             let folders = try snapshot.folders(of: collection)
             _ = try await readMetadata(of: &snapshot, folders: folders, filter: filter, mayBeProvisional: false)
             let walkSkipped: [SkippedFile]
-            if collection == Self.cameraRollID {
+            if TreeCollection(collection) == .allPhotos {
                 walkSkipped = snapshot.walkSkipped
             } else {
                 let directory = snapshot.folders[folders[0]].listing.path
@@ -232,7 +232,7 @@ public final class FolderLibrary: FolderAuthorizing {
     // MARK: - Internals
 
     static func collectionID(ofDirectory directory: String) -> CollectionIdentifier {
-        CollectionIdentifier("assets-library://group/?id=\(AssetUUID.forDirectory(atRelativePath: directory).uuidString)")
+        TreeCollection(directoryAt: directory).folderLibraryIdentifier
     }
 
     func cameraRollCollection(estimatedCount: Int) -> AssetCollection {

@@ -37,13 +37,23 @@ struct FolderSnapshot: Sendable {
                                kind: .directory, estimatedAssetCount: folder.files.count)
     }
 
-    /// The folders a collection is made of: all of them for the camera roll.
+    /// The folders a collection is made of: all of them for the camera roll. Either backend's
+    /// identifier names a collection (``TreeCollection``), so ids kept from an indexed library work here too.
+    /// - Throws: `LibraryError.collectionNeedsIndex(_:)` for an album only an indexed library
+    ///   keeps, `LibraryError.collectionNotFound(_:)` for any other id not of this tree.
     func folders(of collection: CollectionIdentifier) throws -> [Int] {
-        if collection == FolderLibrary.cameraRollID { return Array(folders.indices) }
-        guard let index = albumFolders.first(where: { FolderLibrary.collectionID(ofDirectory: folders[$0].listing.path) == collection }) else {
+        switch TreeCollection(collection) {
+        case .allPhotos?:
+            return Array(folders.indices)
+        case .directory(let uuid)?:
+            guard let index = albumFolders.first(where: { AssetUUID.forDirectory(atRelativePath: folders[$0].listing.path) == uuid }) else {
+                throw LibraryError.collectionNotFound(collection.rawValue)
+            }
+            return [index]
+        case nil:
+            if TreeCollection.isIndexedOnly(collection) { throw LibraryError.collectionNeedsIndex(collection.rawValue) }
             throw LibraryError.collectionNotFound(collection.rawValue)
         }
-        return [index]
     }
 
     var fileCount: Int { folders.reduce(0) { $0 + $1.files.count } }

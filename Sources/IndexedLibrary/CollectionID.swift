@@ -1,8 +1,11 @@
 import AssetsKit
 import Foundation
+import LibraryTree
 
 /// The collection identifiers an indexed library hands out: `smart:all`, `smart:favorites`,
-/// `album:<uuid>`, `directory:<uuid>`. Stable across runs and reopenings.
+/// `album:<uuid>`, `directory:<uuid>`. Stable across runs and reopenings; the folder library's
+/// `camera-roll` and `assets-library://group/?id=<uuid>` are read as All Photos and the folder
+/// (``TreeCollection``, `CollectionID+TreeCollection.swift`).
 enum CollectionID: Hashable, Sendable {
     case smart(SmartAlbum)
     /// A user album or folder.
@@ -10,6 +13,10 @@ enum CollectionID: Hashable, Sendable {
     case directory(UUID)
 
     init?(_ identifier: CollectionIdentifier) {
+        if let tree = TreeCollection(identifier) {
+            self.init(tree)
+            return
+        }
         let parts = identifier.rawValue.split(separator: ":", maxSplits: 1).map(String.init)
         guard parts.count == 2 else { return nil }
         switch parts[0] {

@@ -63,4 +63,46 @@ import Testing
         #expect(listed.status == 404)
         #expect(listed.body == unknown.body)
     }
+
+    /// The other backend's form of every album a backend lists with it: `camera-roll` ↔
+    /// `smart:all`, `assets-library://group/?id=UUID` ↔ `directory:UUID`.
+    static func otherForm(of id: String) -> String? {
+        let folderGroup = "assets-library://group/?id=", indexedDirectory = "directory:"
+        switch id {
+        case "camera-roll": return "smart:all"
+        case "smart:all": return "camera-roll"
+        case _ where id.hasPrefix(folderGroup): return indexedDirectory + id.dropFirst(folderGroup.count)
+        case _ where id.hasPrefix(indexedDirectory): return folderGroup + id.dropFirst(indexedDirectory.count)
+        default: return nil
+        }
+    }
+
+    @Test("a window asked for by the other backend's album id lists what the listed id lists: All Photos and every folder",
+          arguments: Backend.allCases)
+    func otherBackendsAlbumIDs(_ backend: Backend) async throws {
+        let server = try await backend.server()
+        defer { Task { await server.stop() } }
+        let person = server.picker(try await server.client.createSession())
+        func window(_ id: String) async throws -> (status: Int, ids: [String]) {
+            let answer = try await person.get("albums/\(id.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)/assets?limit=500")
+            return (answer.status, (answer.json["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
+        }
+        let albums = try #require(try await person.get("albums").json["albums"] as? [[String: Any]])
+        var translated = 0
+        for id in albums.compactMap({ $0["id"] as? String }) {
+            guard let other = Self.otherForm(of: id) else { continue }
+            let listed = try await window(id), asked = try await window(other)
+            #expect(listed.status == 200, "\(id)")
+            #expect(asked.status == 200, "\(other) for \(id)")
+            #expect(asked.ids == listed.ids, "\(other) lists what \(id) lists")
+            if !listed.ids.isEmpty { translated += 1 }
+        }
+        #expect(translated >= 3, "All Photos and at least two folders with photos: \(albums)")
+        if backend == .folder {
+            // An indexed library's own albums have no folder-library form: unknown here, as any unknown album.
+            for id in ["smart:favorites", "smart:recently-deleted", "album:\(UUID().uuidString)"] {
+                #expect(try await window(id).status == 404, "\(id)")
+            }
+        }
+    }
 }

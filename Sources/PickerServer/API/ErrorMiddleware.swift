@@ -21,7 +21,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw error
         } catch let error as LibraryError {
             switch error {
-            case .assetNotFound, .collectionNotFound, .invalidIdentifier, .originalUnavailable:
+            case .assetNotFound, .collectionNotFound, .collectionNeedsIndex, .invalidIdentifier, .originalUnavailable:
                 throw APIError.notFound
             default:
                 context.logger.error("library error", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])

@@ -54,8 +54,8 @@ struct AssetsCommand: AsyncParsableCommand {
             return
         }
         for asset in assets {
-            let duration = asset.duration.map { String(format: " %.1fs", $0) } ?? ""
-            say("\(ISO8601.string(from: asset.creationDate, offset: asset.timeZoneOffset))  \(asset.mediaType.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  \(String(describing: asset.pixelSize).padding(toLength: 10, withPad: " ", startingAt: 0))  \(String(asset.byteSize).leftPadded(9)) B\(duration)  \(asset.filename)  \(asset.id)")
+            let duration = asset.duration.map { " \(ReadableNumber.decimal($0, places: 1)) s" } ?? ""
+            say("\(ISO8601.string(from: asset.creationDate, offset: asset.timeZoneOffset))  \(asset.mediaType.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  \(String(describing: asset.pixelSize).padding(toLength: 10, withPad: " ", startingAt: 0))  \(ReadableNumber.byteCount(asset.byteSize).leftPadded(8))\(duration)  \(asset.filename)  \(asset.id)")
         }
         for file in skipped {
             FileHandle.standardError.write(Data("skipped \(file.path): \(file.reason)\n".utf8))

@@ -68,7 +68,7 @@ struct ImageCommand: AsyncParsableCommand {
         for try await result in library.image(for: target, request: request) {
             if result.isDegraded {
                 degraded.append(Answer(result))
-                if !options.json { say("degraded \(result.pixelSize) from \(result.source.rawValue), \(result.data.count) bytes") }
+                if !options.json { say("First a quick \(Self.size(result.pixelSize)) image (\(result.source.rawValue)), \(ReadableNumber.byteCount(Int64(result.data.count))).") }
             } else {
                 final = result
             }
@@ -81,7 +81,9 @@ struct ImageCommand: AsyncParsableCommand {
                                         pixelWidth: answer.pixelWidth, pixelHeight: answer.pixelHeight,
                                         byteSize: answer.byteSize, source: answer.source, degradedAnswers: degraded))
         } else {
-            say("final \(final.pixelSize) from \(final.source.rawValue), \(final.data.count) bytes -> \(out.path)")
+            say("Wrote the \(Self.size(final.pixelSize)) image (\(final.source.rawValue)), \(ReadableNumber.byteCount(Int64(final.data.count))), to \(out.path).")
         }
     }
+
+    private static func size(_ size: PixelSize) -> String { "\(size.width) × \(size.height)" }
 }

@@ -4,7 +4,8 @@ import Foundation
 
 /// `info`: everything known about one asset.
 struct InfoCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "info", abstract: "Show everything known about an asset.")
+    static let configuration = CommandConfiguration(commandName: "info", abstract: "Show everything known about an asset.",
+        discussion: "In sentences with rounded numbers; --json gives every value exactly, as the library holds it.")
 
     @OptionGroup var options: LibraryOptions
 
@@ -38,11 +39,8 @@ struct InfoCommand: AsyncParsableCommand {
             try JSONOutput.print(output)
             return
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let object = try JSONSerialization.jsonObject(with: encoder.encode(output)) as? [String: Any] ?? [:]
-        for key in object.keys.sorted() {
-            say("\(key.padding(toLength: 22, withPad: " ", startingAt: 0)) \(object[key].map { "\($0)" } ?? "")")
-        }
+        let description = AssetDescription(asset: found, localIdentifier: output.localIdentifier,
+                                           originalPath: output.originalPath, contentType: output.contentType)
+        for line in description.lines { say(line) }
     }
 }

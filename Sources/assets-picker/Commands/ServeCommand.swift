@@ -133,14 +133,24 @@ struct ServeCommand: AsyncParsableCommand {
             Self.printJSONLine(announcement)
         } else {
             let minutes = Int(server.signIn.linkLifetime.components.seconds / 60)
+            let key = keyWasGiven
+                ? "the one you gave (\(clientKeyFile.map { "--client-key-file " + $0 } ?? "ASSETS_PICKER_CLIENT_KEY"))"
+                : server.configuration.clientKey
+            let ownPhotos = options.library == nil
+                ? "This is the demo library. For your own photos: make run LIBRARY=~/Pictures, or assets-picker serve --library ~/Pictures.\n"
+                : ""
             let text = """
-                AssetsPicker is serving \(library.rootURL.path) (\(library.backendName) library)
-                  server       \(base)/
-                  API          \(base)/openapi.json
-                  client key   \(keyWasGiven ? "the one you gave (\(clientKeyFile.map { "--client-key-file " + $0 } ?? "ASSETS_PICKER_CLIENT_KEY"))" : server.configuration.clientKey)   (send 'Authorization: Bearer <key>')
-                  sign in      \(signInURL)
-                               (you, the library's owner: opens a picker to try; works once, for \(minutes) minutes)
-                Press Ctrl-C to stop.
+                AssetsPicker is serving \(PrintableText.escaping(library.rootURL.path)) (\(library.backendName) library) at \(base)/
+
+                To pick, open this link in a browser (it signs you in; it works once, within \(minutes) minutes):
+
+                    \(signInURL)
+
+                \(ownPhotos)Programs: the API is \(base)/v1 (described at \(base)/openapi.json), with the client key
+                    \(key)
+                sent as 'Authorization: Bearer <key>'.
+
+                Press Ctrl-C to stop the server.
 
                 """
             FileHandle.standardOutput.write(Data(text.utf8))
@@ -152,7 +162,7 @@ struct ServeCommand: AsyncParsableCommand {
         if json {
             printJSONLine(["signInUrl": link])
         } else {
-            FileHandle.standardOutput.write(Data("  sign in      \(link)   (a new one-time link, asked for by a picker page)\n".utf8))
+            FileHandle.standardOutput.write(Data("A picker page was opened in a browser that is not signed in. To sign it in, open this new link (it works once, like the first):\n    \(link)\n".utf8))
         }
     }
 

@@ -13,11 +13,12 @@ struct ChangeOutput: Encodable {
         token = result.token.description
     }
 
-    /// Prints the result as JSON, or as one line per new identifier then the token.
+    /// Prints the result as JSON, or as a line for each new asset and album, then the token.
     func print(json: Bool) throws {
         if json { return try JSONOutput.print(self) }
-        for identifier in insertedAssets + insertedCollections { say(identifier) }
-        say("change token \(token)")
+        for identifier in insertedAssets { say("New asset: \(identifier)") }
+        for identifier in insertedCollections { say("New album or folder: \(identifier)") }
+        say("Done; the library's change token is now \(token) (`assets-picker changes --since \(token)` will list what changes after this).")
     }
 }
 

@@ -47,9 +47,23 @@ struct ChangesCommand: AsyncParsableCommand {
         }
         let output = Output(try await history.changes(since: since))
         if options.json { return try JSONOutput.print(output) }
-        say("token \(output.token): \(output.insertedAssets.count) inserted, \(output.removedAssets.count) removed, \(output.changedAssets.count) changed")
+        let assets = Self.counts(inserted: output.insertedAssets.count, removed: output.removedAssets.count, changed: output.changedAssets.count,
+                                 naming: "asset")
+        let summary = assets.isEmpty ? "no asset changed" : assets.joined(separator: ", ")
+        say("Since change token \(since): \(summary); the library is now at token \(output.token).")
         for collection in output.collections {
-            say("  \(collection.id): +\(collection.inserted.count) -\(collection.removed.count) ~\(collection.changed.count)\(collection.collectionChanged ? " (collection changed)" : "")")
+            var parts = Self.counts(inserted: collection.inserted.count, removed: collection.removed.count, changed: collection.changed.count)
+            if collection.collectionChanged { parts.append("the album itself changed") }
+            say("  In \(collection.id): \(parts.joined(separator: ", ")).")
         }
+    }
+
+    /// `31 added, 1 changed` (`31 assets added, 1 changed` naming `asset`): the counts that are not zero.
+    private static func counts(inserted: Int, removed: Int, changed: Int, naming noun: String? = nil) -> [String] {
+        var parts = [(inserted, "added"), (removed, "removed"), (changed, "changed")].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+        if let noun, let first = parts.first, let count = Int(first.prefix { $0 != " " }) {
+            parts[0] = "\(count) \(noun)\(count == 1 ? "" : "s")" + first.drop { $0 != " " }
+        }
+        return parts
     }
 }

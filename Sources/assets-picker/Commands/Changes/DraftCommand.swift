@@ -14,7 +14,7 @@ struct DraftCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await options.drafts().saveDraft(named: name, identifiers: assets)
-            if options.json { try JSONOutput.print(["name": name, "count": String(assets.count)]) } else { say("saved \(assets.count) picks as \(name)") }
+            if options.json { try JSONOutput.print(["name": name, "count": String(assets.count)]) } else { say("Saved \(assets.count) \(assets.count == 1 ? "pick" : "picks") as the draft \(name).") }
         }
     }
 
@@ -37,9 +37,10 @@ struct DraftCommand: AsyncParsableCommand {
                                 migrated: draft.migrated.map { ["legacy": $0.legacy.description, "local": $0.local.description] },
                                 dropped: draft.dropped.map(\.description))
             if options.json { return try JSONOutput.print(output) }
-            for asset in draft.assets { say("\(asset.id.localIdentifier)  \(asset.filename)") }
-            for migration in draft.migrated { say("migrated \(migration.legacy) -> \(migration.local)") }
-            for identifier in draft.dropped { say("dropped \(identifier) (deleted since)") }
+            say("The draft \(draft.name) holds \(draft.assets.count) \(draft.assets.count == 1 ? "pick" : "picks"), in pick order:")
+            for asset in draft.assets { say("  \(asset.id.localIdentifier)  \(asset.filename)") }
+            for migration in draft.migrated { say("\(migration.legacy) is now \(migration.local).") }
+            for identifier in draft.dropped { say("\(identifier) was left out: it was deleted since.") }
         }
     }
 }
