@@ -36,6 +36,22 @@ def axe_violations(page):
         _SOURCE = axe_source()
     if not page.script("return typeof window.axe === 'object'"):
         page.script(_SOURCE)
+    # axe scrolls what it looks at into view; the page is put back as it was, for the steps after.
+    scrolled = page.script(SCROLLED)
+    try:
+        return run_axe(page)
+    finally:
+        page.script(RESTORE, scrolled)
+
+
+SCROLLED = """return [...document.querySelectorAll('*')].filter(e => e.scrollTop || e.scrollLeft)
+    .map(e => [e, e.scrollTop, e.scrollLeft]).concat([[null, scrollY, scrollX]]);"""
+RESTORE = """for (const [e, top, left] of arguments[0]) { if (e) { e.scrollTop = top; e.scrollLeft = left; } else scrollTo(left, top); }
+    for (const e of document.querySelectorAll('#grid, .toolbar, #album-list')) if (!arguments[0].some(([s]) => s === e)) {
+        e.scrollTop = 0; e.scrollLeft = 0; }"""
+
+
+def run_axe(page):
     return page.driver.execute_async_script("""
         const done = arguments[arguments.length - 1];
         axe.run(document, {resultTypes: ['violations']}).then(results => done(results.violations.map(v => ({

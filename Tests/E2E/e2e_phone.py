@@ -92,9 +92,9 @@ def phone_scenario(page, server, artifacts, scenario, measured):
         raise StepFailed(f"the album list should show DCIM as a folder: {top}")
     if any(title in ("100APPLE", "101APPLE") for _, title in top):
         raise StepFailed(f"the albums inside DCIM should not be listed at the top: {top}")
+    page.driver.save_screenshot(str(artifacts / "phone-albums.png"))
     check_controls(page, "the phone's album list", smallest)
     check_axe(page, "the phone's album list", axe)
-    page.driver.save_screenshot(str(artifacts / "phone-albums.png"))
     album_button(page, "DCIM").click()
     page.wait("DCIM's own list", lambda _: sorted(t for _, t in listed_titles(page)) == ["100APPLE", "101APPLE"])
     if page.text("#view-title") != "DCIM" or page.script("return document.getElementById('back-button').hidden"):
@@ -116,9 +116,10 @@ def phone_scenario(page, server, artifacts, scenario, measured):
         raise StepFailed(f"the phone's grid has {geometry['columns']} columns, fewer than {MIN_COLUMNS}")
     if share < MIN_GRID_SHARE:
         raise StepFailed(f"the phone's grid takes {share:.1%} of the height, under {MIN_GRID_SHARE:.0%}")
+    page.wait("the grid's thumbnails to be loaded", lambda _: page.images_loaded("#grid"))
+    page.screenshots(artifacts, "phone-grid")
     check_controls(page, "the phone's grid", smallest)
     check_axe(page, "the phone's grid", axe)
-    page.driver.save_screenshot(str(artifacts / "phone-grid.png"))
 
     scenario.begin("phone: the upload is a styled button; an upload says where it went, as information, and the grid stays put")
     upload = page.script("""const label = document.querySelector('label.upload'), input = document.getElementById('upload-input');
@@ -182,9 +183,9 @@ def phone_scenario(page, server, artifacts, scenario, measured):
     page.script("document.querySelector(`#grid .cell[data-index=\"${arguments[0]}\"] .cell-open`).click()", first)
     page.wait_view("browser-view")
     start = position(page)
+    page.driver.save_screenshot(str(artifacts / "phone-browser.png"))
     check_controls(page, "the phone's large image", smallest)
     check_axe(page, "the phone's large image", axe)
-    page.driver.save_screenshot(str(artifacts / "phone-browser.png"))
     swipe(page, -1)
     page.wait(f"the next photo after a leftward swipe (from {start})", lambda _: position(page) == start + 1)
     swipe(page, +1)

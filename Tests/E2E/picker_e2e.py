@@ -96,7 +96,7 @@ def run(arguments, scenario):
     finally:
         driver.quit()
     run_phone(arguments.binary, artifacts, scenario, measured)
-    page.readme_screenshots["picker-phone.png"] = artifacts / "phone-grid.png"
+    page.readme_screenshots["picker-phone.png"] = artifacts / "phone-grid-light.png"
     run_scroll_cancel(arguments.binary, artifacts, scenario)
     run_album_kinds(arguments.binary, artifacts, scenario)
     print(f"e2e: measured {json.dumps(measured, ensure_ascii=False)}", flush=True)

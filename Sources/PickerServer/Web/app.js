@@ -5,7 +5,7 @@ import * as api from "./api.js";
 import { AlbumList } from "./albums.js";
 import { AssetSource, preloadFirstPage, forgetPreloads } from "./asset-source.js";
 import { Browser } from "./browser.js";
-import { prepareCells } from "./cell.js";
+import { prepareCells, retryFailedThumbs } from "./cell.js";
 import { listen } from "./events.js";
 import { preloadBatch, forgetBatch } from "./first-screen-batch.js";
 import { onFirstScreen } from "./first-screen.js";
@@ -198,6 +198,8 @@ function showGridTotal() {
 function showTotal(total) {
   $("grid-total").textContent = t("items", { count: total });
   $("grid-empty").hidden = total > 0;
+  // An empty grid is no grid (a grid without rows is not one to assistive technology).
+  $("grid").hidden = total === 0;
   if (total === 0) showEmptyGrid();
 }
 
@@ -385,6 +387,7 @@ onFirstScreen(() => {
   if (focusOnShow && focusOnShow === grid.source) grid.moveFocus(grid.focus, { select: false });
   focusOnShow = null;
   feed?.resume();
+  retryFailedThumbs();
 });
 
 // The live feed.
