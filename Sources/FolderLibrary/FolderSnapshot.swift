@@ -29,12 +29,14 @@ struct FolderSnapshot: Sendable {
         }.sorted { folders[$0].listing.path < folders[$1].listing.path }
     }
 
-    /// The album of the folder at `index`.
+    /// The album of the folder at `index`, in the album of the folder above it (none at the top).
     func collection(ofFolder index: Int) -> AssetCollection {
         let folder = folders[index]
+        let parent = folder.listing.path.split(separator: "/").dropLast().joined(separator: "/")
         return AssetCollection(id: FolderLibrary.collectionID(ofDirectory: folder.listing.path),
                                title: AssetCollection.directoryTitle(relativePath: folder.listing.path, libraryName: libraryName),
-                               kind: .directory, estimatedAssetCount: folder.files.count)
+                               kind: .directory, estimatedAssetCount: folder.files.count,
+                               parentID: parent.isEmpty ? nil : FolderLibrary.collectionID(ofDirectory: parent))
     }
 
     /// The folders a collection is made of: all of them for the camera roll. Either backend's

@@ -16,6 +16,8 @@ public struct PickerServer: Sendable {
     /// The person's sign-in: ``signInPath(link:next:)`` of a link from `PersonSignIn.makeLink()`
     /// signs a browser in.
     public let signIn: PersonSignIn
+    /// The session the server made for itself, if any (``makeOwnSession()``).
+    let own = OwnSession()
     private let showSignInLink: @Sendable (String) -> Void
     private let logger: Logger
 
@@ -48,6 +50,16 @@ public struct PickerServer: Sendable {
         SignInRoutes.path(link: link, next: next.flatMap { SignInRoutes.isPickerPage($0) ? $0 : nil })
     }
 
+    /// Makes the server's own picker session (default settings), the one `serve` opens through
+    /// its first sign-in link: after Done in it, the person sees its picks as a client program
+    /// receives them, at `pickerUri` + `received/` (docs/SECURITY.md, "The server's own session").
+    /// Sessions that client programs create are never shown that way.
+    public func makeOwnSession() throws -> PickerSession {
+        let session = try sessions.create(settings: PickerSessionSettings())
+        own.set(session.id)
+        return session
+    }
+
     /// Serves until the task is cancelled or, with `handlesSignals`, SIGINT or SIGTERM arrives;
     /// open requests are finished first.
     /// - Parameters:
@@ -59,7 +71,7 @@ public struct PickerServer: Sendable {
         let media = MediaResponder(library: library, budget: SessionRenderBudget(limit: configuration.limits.rendersPerSession))
         let state = ServerState(configuration: configuration, library: library, sessions: sessions,
                                 media: media, assets: AssetMemo(), fetches: FetchMemo(library: library),
-                                logger: logger, boundAddress: bound, signIn: signIn, showSignInLink: showSignInLink)
+                                logger: logger, boundAddress: bound, signIn: signIn, showSignInLink: showSignInLink, own: own)
         let router = try makeRouter(state: state)
         let serverName = "assets-picker"
         let app = Application(
@@ -109,10 +121,12 @@ public struct PickerServer: Sendable {
         router.middlewares.add(AccessMiddleware(state: state))
         router.get("openapi.json") { _, _ in document.response }
         router.get("/") { _, _ in Self.homePage }
-        SessionRoutes(state: state).add(to: router)
-        MediaItemRoutes(state: state).add(to: router)
+        let sessionRoutes = SessionRoutes(state: state), mediaItemRoutes = MediaItemRoutes(state: state)
+        sessionRoutes.add(to: router)
+        mediaItemRoutes.add(to: router)
         SignInRoutes(state: state).add(to: router)
         PickerPageRoutes(state: state, files: files).add(to: router)
+        ClientViewRoutes(state: state, files: files, sessions: sessionRoutes, mediaItems: mediaItemRoutes).add(to: router)
         return router
     }
 

@@ -5,7 +5,7 @@ from selenium.webdriver.support.ui import Select
 
 from e2e_client import wait_finished
 from e2e_common import StepFailed
-from e2e_page import person_status, pick_by_mouse
+from e2e_page import cancel_with_picks, person_status, pick_by_mouse
 
 
 def run_cancel(page, client, artifacts, scenario):
@@ -24,12 +24,12 @@ def run_cancel(page, client, artifacts, scenario):
     page.wait("album posters to load", lambda _: page.images_loaded("#album-list"))
     page.driver.save_screenshot(str(artifacts / "albums-zh-CN.png"))
 
-    scenario.begin("one pick, then Cancel ends the session with no items")
+    scenario.begin("one pick, then Cancel (asked and confirmed) ends the session with no items")
     page.driver.find_element(By.CSS_SELECTOR, "#album-list button.album").click()
     page.wait_view("grid-view")
     page.wait_grid_ready()
     pick_by_mouse(page, 0, 1)
-    page.driver.find_element(By.ID, "cancel-button").click()
+    cancel_with_picks(page)
     page.wait('#finished[data-state="cancelled"]',
               lambda d: d.find_elements(By.CSS_SELECTOR, '#finished[data-state="cancelled"]'))
     current = wait_finished(client, session)

@@ -27,26 +27,31 @@ def corpus():
     raise StepFailed("no shared/testdata corpus above the package, and $ASSETS_PICKER_TESTDATA is not set")
 
 
-def make_library(folder, photos=PHOTOS):
+def make_library(folder, photos=PHOTOS, layout=None):
     """`photos` distinct files (a corpus JPEG with a trailing comment after its end marker, which
-    decoders ignore), so that every asset has its own content and its own renders."""
+    decoders ignore), so that every asset has its own content and its own renders; with `layout`
+    ({relative folder: photos in it}, 0 for an empty folder), in those folders instead."""
     folder.mkdir()
     camera = corpus() / "A_camera_exif"
-    for number in range(photos):
-        source = camera / SOURCES[number % len(SOURCES)]
-        if not source.exists():
-            raise StepFailed(f"the corpus file {source.name} is missing (scripts/corpus.sh makes the corpus)")
-        (folder / f"photo-{number:04d}.jpg").write_bytes(source.read_bytes() + f"\nphoto {number}\n".encode())
+    number = 0
+    for place, count in (layout or {".": photos}).items():
+        (folder / place).mkdir(parents=True, exist_ok=True)
+        for _ in range(count):
+            source = camera / SOURCES[number % len(SOURCES)]
+            if not source.exists():
+                raise StepFailed(f"the corpus file {source.name} is missing (scripts/corpus.sh makes the corpus)")
+            (folder / place / f"photo-{number:04d}.jpg").write_bytes(source.read_bytes() + f"\nphoto {number}\n".encode())
+            number += 1
 
 
 class LibraryServer:
     """`assets-picker serve` on a fresh library of `photos` photos, opened with `backend` (auto,
     indexed or folder), in a temporary folder removed on stop; its log is kept as `log_name`."""
 
-    def __init__(self, binary, photos=PHOTOS, backend="auto", log_name="scroll-server.log"):
+    def __init__(self, binary, photos=PHOTOS, backend="auto", log_name="scroll-server.log", layout=None):
         self.workdir = Path(tempfile.mkdtemp(prefix="assets-picker-e2e-server."))
         self.log_name = log_name
-        make_library(self.workdir / "library", photos)
+        make_library(self.workdir / "library", photos, layout)
         environment = dict(os.environ, ASSETS_PICKER_CLIENT_KEY=secrets.token_hex(24),
                            XDG_CACHE_HOME=str(self.workdir / "cache"), XDG_DATA_HOME=str(self.workdir / "data"))
         self.log = open(self.workdir / "server.log", "w")

@@ -19,10 +19,16 @@ from e2e_client import plain_status
 from e2e_common import GRID_WAIT_SECONDS, WAIT_SECONDS, StepFailed
 
 
-def make_driver():
+DESKTOP = (1280, 900)
+PHONE = (390, 844)  # CSS pixels of an iPhone 12 to 15's screen
+
+
+def make_driver(phone=False):
+    """A headless Chromium whose page is 1280 x 900 CSS pixels, or with `phone` 390 x 844, a
+    mobile viewport with touch (touch events, no hover)."""
     options = webdriver.ChromeOptions()
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1280,860", "--lang=en-US", "--force-device-scale-factor=1"):
+                     "--window-size=%d,%d" % DESKTOP, "--lang=en-US", "--force-device-scale-factor=1"):
         options.add_argument(argument)
     options.add_experimental_option("prefs", {"intl.accept_languages": "en-US,en"})
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
@@ -31,7 +37,13 @@ def make_driver():
     if not chromium or not chromedriver:
         raise StepFailed("chromium and chromedriver must be on PATH (scripts/install-e2e-dependencies.sh)")
     options.binary_location = chromium
-    return webdriver.Chrome(options=options, service=Service(executable_path=chromedriver))
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=chromedriver))
+    width, height = PHONE if phone else DESKTOP
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": phone})
+    if phone:
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    return driver
 
 
 class Page:
@@ -202,6 +214,15 @@ def wait_picks(page, expected):
     wanted = [{str(index): str(number) for index, number in expected.items()}, str(len(expected))]
     page.wait(f"exactly cells {sorted(expected)} selected with pick badges {wanted[0]} (count {wanted[1]})",
               lambda _: picks_shown(page) == wanted)
+
+
+def cancel_with_picks(page):
+    """Presses Cancel with picks: the page asks first (#cancel-dialog); the person confirms."""
+    page.driver.find_element(By.ID, "cancel-button").click()
+    page.wait("the Cancel question (#cancel-dialog open)", lambda d: d.find_elements(By.CSS_SELECTOR, "#cancel-dialog[open]"))
+    if page.script("return document.getElementById('finished').hidden") is not True:
+        raise StepFailed(f"Cancel with picks ended the session before the person confirmed: {page.describe()}")
+    page.driver.find_element(By.ID, "cancel-confirm").click()
 
 
 def report_page(page, artifacts, scenario):

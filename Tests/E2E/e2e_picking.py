@@ -1,13 +1,12 @@
 """The first session: the person picks by mouse and keyboard, opens the browser, presses Done;
 the client lists the picks in pick order and downloads a rendition."""
 
-import shutil
-
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+from e2e_axe import check_axe, check_controls
 from e2e_client import jpeg_pixel_size, plain_status, wait_finished
-from e2e_common import GRID_WAIT_SECONDS, KEYBOARD_PICKS, MAX_ITEMS, MOUSE_PICKS, REPOSITORY, StepFailed
+from e2e_common import GRID_WAIT_SECONDS, KEYBOARD_PICKS, MAX_ITEMS, MOUSE_PICKS, StepFailed
 from e2e_page import move_focus, person_status, pick_by_mouse, wait_selected
 
 
@@ -26,6 +25,8 @@ def run_browser(page, picker_uri, artifacts, scenario, arguments):
     if not first_count.isdigit() or int(first_count) <= MAX_ITEMS:
         raise StepFailed(f"All Photos should count more than {MAX_ITEMS} items, shows {first_count!r}")
     page.wait("album posters to load", lambda _: page.images_loaded("#album-list"))
+    check_controls(page, "the album list", page.measured["smallest"])
+    check_axe(page, "the album list", page.measured["axe"])
     page.screenshots(artifacts, "albums")
 
     scenario.begin("All Photos opens the grid and its first screen loads")
@@ -46,6 +47,15 @@ def run_browser(page, picker_uri, artifacts, scenario, arguments):
     if not cells or undecorated:
         raise StepFailed(f"cells without their Open button or video duration once the first screen shows: "
                          f"{undecorated} of {len(cells)}")
+    geometry = page.script("const g = document.getElementById('grid');"
+                           " return [Number(g.getAttribute('aria-colcount')), g.getBoundingClientRect().height, innerHeight, innerWidth];")
+    page.measured["desktop"] = dict(columns=geometry[0], share=round(100 * geometry[1] / geometry[2], 1))
+    print(f"e2e:   {geometry[3]}x{geometry[2]}: {geometry[0]} columns, the grid {geometry[1]:.0f} px high "
+          f"({geometry[1] / geometry[2]:.1%})", flush=True)
+    if geometry[0] < 4:
+        raise StepFailed(f"the grid shows {geometry[0]} columns at {geometry[3]} px")
+    check_controls(page, "the grid", page.measured["smallest"])
+    check_axe(page, "the grid", page.measured["axe"])
 
     scenario.begin(f"picks {MOUSE_PICKS} by mouse (clicking cells)")
     for index in range(MOUSE_PICKS):
@@ -102,6 +112,8 @@ def run_browser(page, picker_uri, artifacts, scenario, arguments):
     pressed = page.script("const b = document.getElementById('browser-select'); return b && b.getAttribute('aria-pressed');")
     if pressed != "true":
         raise StepFailed(f"#browser-select should be aria-pressed=true for a pick, is {pressed!r}")
+    check_controls(page, "the large image", page.measured["smallest"])
+    check_axe(page, "the large image", page.measured["axe"])
     page.screenshots(artifacts, "browser")
 
     scenario.begin("back to the grid, picks kept")
@@ -113,6 +125,10 @@ def run_browser(page, picker_uri, artifacts, scenario, arguments):
     scenario.begin("Done finishes the session")
     page.driver.find_element(By.ID, "done-button").click()
     page.wait('#finished[data-state="complete"]', lambda d: d.find_elements(By.CSS_SELECTOR, '#finished[data-state="complete"]'))
+    if page.script("return document.getElementById('finished-next').hidden") is not True:
+        raise StepFailed("a client program's session offers the person its received page")
+    check_axe(page, "the finished page", page.measured["axe"])
+    page.driver.save_screenshot(str(artifacts / "finished.png"))
 
     errors = page.console_errors()
     if errors:
@@ -120,11 +136,7 @@ def run_browser(page, picker_uri, artifacts, scenario, arguments):
         for entry in errors:
             print(f"e2e:   {entry.get('message')}")
 
-    if arguments.readme_screenshot:
-        target = REPOSITORY / "docs" / "screenshots" / "picker-grid.png"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(light_grid, target)
-        print(f"e2e: copied the light grid screenshot to {target.relative_to(REPOSITORY)}")
+    page.readme_screenshots["picker-grid.png"] = light_grid
 
 
 def check_results(page, client, session, picked, artifacts, scenario):

@@ -4,7 +4,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from e2e_common import StepFailed
-from e2e_page import pick_by_mouse, shift_press, wait_picks
+from e2e_page import cancel_with_picks, pick_by_mouse, shift_press, wait_picks
 
 
 def run_range_and_reload(page, client, artifacts, scenario):
@@ -67,6 +67,6 @@ def run_range_and_reload(page, client, artifacts, scenario):
         raise StepFailed(f"after the reload #selection-count should still be 2: {page.describe()}")
 
     scenario.begin("Cancel ends the third session")
-    page.driver.find_element(By.ID, "cancel-button").click()
+    cancel_with_picks(page)
     page.wait('#finished[data-state="cancelled"]',
               lambda d: d.find_elements(By.CSS_SELECTOR, '#finished[data-state="cancelled"]'))

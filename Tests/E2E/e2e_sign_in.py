@@ -4,12 +4,14 @@ import urllib.parse
 
 from selenium.webdriver.common.by import By
 
+from e2e_axe import check_axe
 from e2e_client import plain_status
 from e2e_common import StepFailed
 
 
 def sign_in(page, sign_in_url, artifacts, scenario):
-    """A browser that has not signed in sees the sign-in page; the printed link signs it in once."""
+    """A browser that has not signed in sees the sign-in page; the printed link signs it in once.
+    Answers the path of the picker the link goes on to (the server's own session)."""
     scenario.begin("a fresh browser without the person's cookie sees the sign-in page, not the library")
     trial = urllib.parse.parse_qs(urllib.parse.urlparse(sign_in_url).query).get("next", [None])[0]
     if not trial:
@@ -20,6 +22,7 @@ def sign_in(page, sign_in_url, artifacts, scenario):
     if "Sign in" not in heading or page.driver.find_elements(By.ID, "album-list"):
         raise StepFailed(f"without signing in the picker page should be the sign-in page; it shows {heading!r}: {page.describe()}")
     page.driver.save_screenshot(str(artifacts / "sign-in-required.png"))
+    check_axe(page, "the sign-in page", page.measured["axe"])
 
     scenario.begin("the printed one-time link signs the browser in and opens the picker")
     page.driver.get(sign_in_url)
@@ -35,3 +38,4 @@ def sign_in(page, sign_in_url, artifacts, scenario):
     status = plain_status(sign_in_url)
     if status != 401:
         raise StepFailed(f"the used sign-in link answered {status}, expected 401")
+    return trial

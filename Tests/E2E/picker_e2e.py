@@ -23,10 +23,17 @@ thumbnail request held in the browser, the grid scrolls far down; the requests o
 left are cancelled before reaching the server, and once let through, every cell in view shows its image.
 Then a server on each backend (folder and indexed): in Simplified Chinese All Photos is titled
 所有照片 on both, and the page asks within the limits GET api/session gives it (e2e_album_kinds).
+The server's own session (the one its first sign-in link opens) is picked and finished: the page
+goes on to what the program received, its thumbnails through the baseUrls (e2e_received). Last, a
+phone (390 x 844, touch) on a library with folders: four columns over at least 72 % of the height,
+controls of 44 px at least, folders of albums, a swipe, the upload's message, the scroll position
+kept per album, Cancel asking first, an empty album (e2e_phone). On every page (sign-in, album list,
+grid, large image, finished, received; desktop 1280 x 900 and phone) axe-core finds no violation
+and every control is at least 44 x 44 (e2e_axe).
 
 Each part lives in a module beside this file (e2e_client, e2e_page, e2e_sign_in, e2e_picking,
-e2e_cancel, e2e_range_reload, e2e_scroll_cancel with e2e_library_server, e2e_warm_final, e2e_devtools and
-e2e_album_kinds; e2e_common
+e2e_cancel, e2e_range_reload, e2e_scroll_cancel with e2e_library_server, e2e_warm_final, e2e_devtools,
+e2e_album_kinds, e2e_received, e2e_phone and e2e_axe; e2e_common
 for what they share). Run by scripts/e2e.sh, which starts
 the server:
     python3 Tests/E2E/picker_e2e.py --base http://127.0.0.1:PORT/ --key CLIENT_KEY --sign-in SIGN_IN_URL \
@@ -35,6 +42,8 @@ Needs selenium (PyPI) and Debian's chromium and chromedriver on PATH.
 """
 
 import argparse
+import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -44,9 +53,11 @@ from selenium.common.exceptions import WebDriverException
 from e2e_album_kinds import run_album_kinds
 from e2e_cancel import run_cancel
 from e2e_client import Client, client_reaches_nothing
-from e2e_common import MAX_ITEMS, Scenario, StepFailed
+from e2e_common import MAX_ITEMS, REPOSITORY, Scenario, StepFailed
+from e2e_phone import run_phone
 from e2e_picking import check_results, run_browser
 from e2e_range_reload import run_range_and_reload
+from e2e_received import run_received
 from e2e_scroll_cancel import run_scroll_cancel
 from e2e_sign_in import sign_in
 
@@ -67,20 +78,36 @@ def run(arguments, scenario):
 
     driver = make_driver()
     page = Page(driver)
+    # What the run measured: axe's violations per page, the smallest control, the grids' columns and height.
+    page.measured = measured = {"axe": {}, "smallest": {}}
+    page.readme_screenshots = {}
     try:
-        sign_in(page, arguments.sign_in, artifacts, scenario)
+        own_path = sign_in(page, arguments.sign_in, artifacts, scenario)
         run_browser(page, picker_uri, artifacts, scenario, arguments)
         picked = page.picked
         check_results(page, client, session, picked, artifacts, scenario)
         run_cancel(page, client, artifacts, scenario)
         run_range_and_reload(page, client, artifacts, scenario)
+        run_received(page, client, arguments.base, own_path, artifacts, scenario)
+        page.readme_screenshots["picker-received.png"] = artifacts / "received-light.png"
     except Exception:
         report_page(page, artifacts, scenario)
         raise
     finally:
         driver.quit()
+    run_phone(arguments.binary, artifacts, scenario, measured)
+    page.readme_screenshots["picker-phone.png"] = artifacts / "phone-grid-light.png"
     run_scroll_cancel(arguments.binary, artifacts, scenario)
     run_album_kinds(arguments.binary, artifacts, scenario)
+    print(f"e2e: measured {json.dumps(measured, ensure_ascii=False)}", flush=True)
+    (artifacts / "measured.json").write_text(json.dumps(measured, indent=2, ensure_ascii=False))
+    if arguments.readme_screenshot:
+        # The README's pictures, each from the step its caption describes.
+        for name, source in page.readme_screenshots.items():
+            target = REPOSITORY / "docs" / "screenshots" / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+            print(f"e2e: copied {source.name} to {target.relative_to(REPOSITORY)}")
 
 
 def main():
@@ -91,7 +118,7 @@ def main():
     parser.add_argument("--binary", required=True, help="the assets-picker that serves the large library of the scroll test")
     parser.add_argument("--artifacts", default="test-artifacts/e2e", help="where screenshots go")
     parser.add_argument("--readme-screenshot", action="store_true",
-                        help="also copy the light grid screenshot to docs/screenshots/picker-grid.png")
+                        help="also copy the README's screenshots to docs/screenshots/ (picker-grid, picker-phone, picker-received)")
     arguments = parser.parse_args()
     scenario = Scenario()
     try:

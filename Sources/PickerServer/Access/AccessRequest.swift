@@ -28,7 +28,9 @@ struct AccessRequest {
         let components = RouteArea.components(of: path)
         self.isRead = isRead
         area = RouteArea(components: components)
-        isPickerAPI = area == .picker && components.count >= 4 && components[3] == "api"
+        // The page's API, and the client view's answers (`received/v1/…`, ClientViewRoutes): JSON, never a sign-in page.
+        isPickerAPI = area == .picker && components.count >= 4
+            && (components[3] == "api" || (components[3] == "received" && components.count >= 5))
         if area == .picker, components.count == 3 || (components.count == 4 && components[3] == "autoclose") {
             pickerPagePath = "/" + components.joined(separator: "/") + (components.count == 3 ? "/" : "")
         }

@@ -26,7 +26,8 @@ struct MediaItemRoutes: Sendable {
         }
     }
 
-    private func list(_ request: Request) async throws -> Response {
+    /// `GET /v1/mediaItems`: a page of the picks of the session named by `sessionId`.
+    func list(_ request: Request) async throws -> Response {
         let parameters = request.uri.queryParameters
         guard let id = parameters.get("sessionId"), !id.isEmpty else { throw APIError.badParameter("Give the session as 'sessionId'.") }
         let start = try parameters.get("pageToken").flatMap { $0.isEmpty ? nil : $0 }.map { text throws(APIError) in try PageToken(text).offset } ?? 0
@@ -58,7 +59,8 @@ struct MediaItemRoutes: Sendable {
         return try JSONResponse.make(MediaItemPage(mediaItems: items, nextPageToken: end < picked.count ? PageToken(offset: end).text : nil))
     }
 
-    private func content(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    /// A baseUrl's content: the path's `session`, `item` and `last` (the expiry with what the client appended).
+    func content(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         guard let url = BaseURL(sessionID: try context.parameters.require("session"), itemID: try context.parameters.require("item"),
                                 lastSegment: try context.parameters.require("last")),
               expiries.honours(url, at: state.sessions.currentTime),

@@ -72,7 +72,7 @@ struct SessionRoutes: Sendable {
     }
 
     /// The session as its client sees it; `pickedCount` leaves out picks deleted or hidden since.
-    private func resource(_ session: PickerSession) async throws -> SessionResource {
+    func resource(_ session: PickerSession) async throws -> SessionResource {
         SessionResource(session, pickerURI: state.pickerURI(for: session), pollInterval: state.configuration.pollInterval,
                         now: state.sessions.currentTime,
                         pickedCount: session.mediaItemsSet ? try await state.stillPickable(session.pickedItems).count : nil)

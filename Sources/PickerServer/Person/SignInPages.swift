@@ -47,9 +47,9 @@ enum SignInPages {
         let html = """
             <!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">
             <meta name="referrer" content="no-referrer">\(head)<title>\(title)</title>
-            <body style="font-family: system-ui, sans-serif; padding: 3rem; max-width: 40rem">
+            <body style="font-family: system-ui, sans-serif; padding: 3rem; max-width: 40rem"><main>
             \(body)
-            </body></html>
+            </main></body></html>
             """
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
                                    .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"]

@@ -19,6 +19,10 @@ enum AlbumListJSON {
             buffer.writeJSONString(album.id)
             buffer.writeStaticString(#","kind":"#)
             buffer.writeJSONString(album.kind.rawValue)
+            if let parent = album.parentId {
+                buffer.writeStaticString(#","parentId":"#)
+                buffer.writeJSONString(parent)
+            }
             if let poster = album.posterId {
                 buffer.writeStaticString(#","posterId":"#)
                 buffer.writeJSONString(poster)

@@ -16,7 +16,8 @@ struct PickerBrowsing: Sendable {
 
     func add(to api: RouterGroup<BasicRequestContext>, grant: @escaping GrantResolver) {
         api.get("session") { _, context in
-            try JSONResponse.make(PickerSessionResource(try await grant(context).session, library: state.library))
+            let session = try await grant(context).session
+            return try JSONResponse.make(PickerSessionResource(session, library: state.library, clientView: state.own.isOwn(session.id)))
         }
         api.get("albums") { _, context in
             JSONResponse.make(json: AlbumListJSON.body(try await albums(filter: try await grant(context).session.settings.mediaFilter)))
@@ -66,7 +67,8 @@ struct PickerBrowsing: Sendable {
             if album.count == 0, album.collection.kind == .smartAlbum { continue }
             if let poster = album.keyAsset { posters.append(poster) }
             albums.append(AlbumResource(id: album.collection.id.rawValue, title: album.collection.title, kind: album.collection.kind,
-                                        smartKind: album.collection.smartKind, count: album.count, posterId: album.keyAsset?.id.uuid))
+                                        smartKind: album.collection.smartKind, count: album.count, posterId: album.keyAsset?.id.uuid,
+                                        parentId: album.collection.parentID?.rawValue))
         }
         state.assets.remember(posters)
         return albums

@@ -89,7 +89,7 @@ struct PickerPageRoutes: Sendable {
         let html = """
             <!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">
             <title>Picker session ended</title><body style="font-family: system-ui, sans-serif; padding: 3rem">
-            <h1>This picker session has ended</h1><p>You can close this page.</p></body></html>
+            <main><h1>This picker session has ended</h1><p>You can close this page.</p></main></body></html>
             """
         return Response(status: .gone, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
                         body: .init(byteBuffer: ByteBuffer(string: html)))

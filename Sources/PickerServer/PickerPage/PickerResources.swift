@@ -20,10 +20,14 @@ struct PickerSessionResource: Encodable {
     let selection: SelectionResource
     let library: Library
     let droppedPreselected: [String]
+    /// Whether this is the server's own session, whose picks the person sees after Done as its
+    /// client receives them (at `received/`, ``ClientViewRoutes``).
+    let clientView: Bool
     /// What the page asks within: its thumbnails' quality, the batch's and prefetch's bounds.
     let limits = PickerPageLimits()
 
-    init(_ session: PickerSession, library: any PhotoLibrary) {
+    init(_ session: PickerSession, library: any PhotoLibrary, clientView: Bool = false) {
+        self.clientView = clientView
         id = session.id
         state = session.state
         maxItems = session.settings.maxItems
@@ -62,6 +66,8 @@ struct AlbumResource: Encodable {
     let smartKind: SmartAlbumKind?
     let count: Int
     let posterId: UUID?
+    /// The folder that holds it (an album in a folder, a folder of the file tree in the one above), if any.
+    var parentId: String? = nil
 }
 
 /// A window of a collection's assets.

@@ -39,8 +39,8 @@ struct StaticFiles: Sendable {
             contents[relative] = (try Data(contentsOf: url), type)
         }
         let version = Self.digest(contents.mapValues(\.data))
-        if let page = contents[Self.page] {
-            contents[Self.page]?.data = Self.versioningReferences(in: page.data, version: version)
+        for name in Self.pages {
+            if let page = contents[name] { contents[name]?.data = Self.versioningReferences(in: page.data, version: version) }
         }
         self.version = version
         files = contents.mapValues { content in
@@ -65,7 +65,7 @@ struct StaticFiles: Sendable {
     func uiResponse(_ path: String, request: Request) throws -> Response {
         let versioned = path.hasPrefix(version + "/")
         let file = versioned ? String(path.dropFirst(version.count + 1)) : path
-        guard file != Self.page else { throw APIError.notFound }
+        guard !Self.pages.contains(file) else { throw APIError.notFound }
         return try response(file, request: request, cacheControl: versioned ? Self.immutable : "no-cache")
     }
 
@@ -84,6 +84,12 @@ struct StaticFiles: Sendable {
 
     /// The picker's page: served at each session's picker URI, never under `/ui/`.
     static let page = "index.html"
+
+    /// What the server's own session's client received (``ClientViewRoutes``): served at its picker URI's `received/`.
+    static let receivedPage = "received.html"
+
+    /// The pages, answered at their own paths (never under `/ui/`), their `/ui/` references versioned.
+    static let pages = [page, receivedPage]
 
     /// FNV-1a over every file's path and bytes, in path order (each length-prefixed, so no two
     /// sets of files serialise alike).

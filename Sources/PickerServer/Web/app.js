@@ -5,7 +5,7 @@ import * as api from "./api.js";
 import { AlbumList } from "./albums.js";
 import { AssetSource, preloadFirstPage, forgetPreloads } from "./asset-source.js";
 import { Browser } from "./browser.js";
-import { prepareCells } from "./cell.js";
+import { prepareCells, retryFailedThumbs } from "./cell.js";
 import { listen } from "./events.js";
 import { preloadBatch, forgetBatch } from "./first-screen-batch.js";
 import { onFirstScreen } from "./first-screen.js";
@@ -32,7 +32,7 @@ try {
 } catch (error) {
   // Nothing else is set up yet: say what happened and stop here.
   if (error.status === 410) showFinished("ended", t("finishedEnded"));
-  else announce(t("loadFailed", { message: error.message }));
+  else announce(t("loadFailed", { message: error.message }), { kind: "error" });
   throw error;
 }
 
@@ -42,7 +42,7 @@ let currentAlbum = null;
 let feed = null;
 let focusOnShow = null; // the AssetSource whose grid's first cell takes the focus once its first screen is shown
 
-const albumList = new AlbumList($("album-list"), (album) => openAlbum(album));
+const albumList = new AlbumList($("album-list"), (album) => openAlbum(album), (folder) => showFolder(folder));
 const grid = new Grid($("grid"), {
   selection, onOpen: (index) => openBrowser(index), onBack: () => showAlbums(), onError: fail, onTotal: () => showGridTotal(),
 });
@@ -88,18 +88,39 @@ function fail(error) {
     return;
   }
   console.error(error);
-  announce(t("loadFailed", { message: error.message }));
+  announce(t("loadFailed", { message: error.message }), { kind: "error" });
 }
 
 // Views.
 function showAlbums() {
   if (currentView() === "browser") browser.stop();
+  if (currentAlbum && currentView() === "grid") rememberPosition();
   showView("albums");
-  $("view-title").textContent = t("albumsTitle");
+  showFolder(albumList.folder);
   // Back from a grid, the focus returns to that album's button.
   albumList.focus(currentAlbum?.id);
   currentAlbum = null;
   preloadCameraRoll();
+}
+
+/** The album list shows `folder`'s albums (`null`: the top level): its title, and Back to go up. */
+function showFolder(folder) {
+  if (currentView() !== "albums") return;
+  $("view-title").textContent = folder ? albumTitle(folder) : t("albumsTitle");
+  $("back-button").hidden = !folder;
+  const empty = albumList.albums.length === 0;
+  $("albums-empty").hidden = !empty;
+  if (empty) $("albums-empty-hint").textContent = t(session.library.canImport ? "noAlbumsHintImport" : "noAlbumsHint", { name: session.library.name });
+}
+
+/**
+ * Where each album's grid was scrolled to when the person left it (by album, sort and filter):
+ * reopened, it comes back there, as a photo app's albums do.
+ */
+const positions = new Map();
+const positionKey = (album) => `${album.id}\n${JSON.stringify(gridQuery())}`;
+function rememberPosition() {
+  if (grid.source && grid.total > 0) positions.set(positionKey(currentAlbum), grid.position());
 }
 
 /**
@@ -167,7 +188,7 @@ async function loadGrid({ focus = false } = {}) {
   // The first cell takes the focus once the first screen is shown (focusOnShow): focusing lays
   // the new cells out again, which would take the main thread from the thumbnails' answers and decodes.
   focusOnShow = focus ? source : null;
-  await grid.open(source, { box });
+  await grid.open(source, { box, start: positions.get(positionKey(currentAlbum)) });
 }
 
 function showGridTotal() {
@@ -177,6 +198,36 @@ function showGridTotal() {
 function showTotal(total) {
   $("grid-total").textContent = t("items", { count: total });
   $("grid-empty").hidden = total > 0;
+  // An empty grid is no grid (a grid without rows is not one to assistive technology).
+  $("grid").hidden = total === 0;
+  if (total === 0) showEmptyGrid();
+}
+
+/** What an empty grid means, and what the person can do about it. */
+function showEmptyGrid() {
+  const narrowed = session.mediaFilter !== "all";
+  const media = mediaFilter.value;
+  const album = currentAlbum;
+  const library = session.library;
+  let title, hint;
+  if (media !== "all" && !narrowed) {
+    title = t(media === "video" ? "emptyNoVideos" : "emptyNoPhotos");
+    hint = t("emptyFilterHint");
+  } else if (narrowed) {
+    title = t(media === "video" ? "emptyNoVideos" : "emptyNoPhotos");
+    hint = t("emptyNarrowedHint");
+  } else if (!album || album.kind === "cameraRoll") {
+    title = t("emptyLibrary");
+    hint = t(library.canImport ? "noAlbumsHintImport" : "noAlbumsHint", { name: library.name });
+  } else if (album.smartKind === "favorites") {
+    title = t("emptyFavorites");
+    hint = t("emptyFavoritesHint");
+  } else {
+    title = t("emptyAlbum");
+    hint = t(album.kind === "directory" ? "emptyFolderHint" : "emptyAlbumHint");
+  }
+  $("grid-empty-title").textContent = title;
+  $("grid-empty-hint").textContent = hint;
 }
 
 function openBrowser(index) {
@@ -209,13 +260,16 @@ mediaFilter.addEventListener("change", () => {
 
 $("back-button").addEventListener("click", () => {
   if (currentView() === "browser") closeBrowser();
+  else if (currentView() === "albums") albumList.up();
   else showAlbums();
 });
 
-// Esc anywhere in the grid view (the toolbar, say) goes back to the album list, as in the grid.
+// Esc anywhere in the grid view (the toolbar, say) goes back to the album list, as in the grid;
+// in a folder of albums, up one level.
 document.addEventListener("keydown", (event) => {
-  if (event.defaultPrevented || event.key !== "Escape" || currentView() !== "grid") return;
-  if (!event.target.closest?.("#grid, dialog")) showAlbums();
+  if (event.defaultPrevented || event.key !== "Escape" || event.target.closest?.("dialog")) return;
+  if (currentView() === "grid" && !event.target.closest?.("#grid")) showAlbums();
+  else if (currentView() === "albums" && albumList.folder) albumList.up();
 });
 
 // Done and Cancel.
@@ -227,12 +281,36 @@ async function finish(state) {
   currentAlbum = null;
   $("view-title").textContent = t("pageTitle");
   showFinished(state, t(messages[state]));
+  // The session `serve` made at start: what a program receives is the next thing to see
+  // (docs/SECURITY.md: the client view of the server's own session).
+  if (state === "complete" && session.clientView) {
+    $("finished-next").hidden = false;
+    location.replace("received/");
+    return;
+  }
   // Opened at `pickerUri/autoclose` (as Google's picker takes it): the app waiting for the
   // answer has it; close the tab (browsers allow it for tabs a script opened; else the message stays).
   if (state !== "ended" && new URLSearchParams(location.search).has("autoclose")) window.close();
 }
+/** Asks before Cancel throws picks away; answers whether to go on. */
+const cancelDialog = $("cancel-dialog");
+function confirmCancel() {
+  if (selection.count === 0) return Promise.resolve(true);
+  $("cancel-question").textContent = t("cancelQuestion", { count: selection.count });
+  cancelDialog.showModal();
+  $("cancel-keep").focus();
+  return new Promise((resolve) => {
+    cancelDialog.addEventListener("close", () => resolve(cancelDialog.returnValue === "cancel"), { once: true });
+  });
+}
+$("cancel-keep").addEventListener("click", () => cancelDialog.close("keep"));
+$("cancel-confirm").addEventListener("click", () => cancelDialog.close("cancel"));
+
 for (const [id, call] of [["done-button", api.done], ["cancel-button", api.cancel]]) {
   $(id).addEventListener("click", async () => {
+    if (finishing) return;
+    cancelDialog.returnValue = "";
+    if (id === "cancel-button" && !(await confirmCancel())) return;
     if (finishing) return;
     finishing = true;
     try {
@@ -256,7 +334,7 @@ onLanguageChange(() => {
     $("view-title").textContent = albumTitle(currentAlbum);
     showGridTotal();
   } else {
-    $("view-title").textContent = t("albumsTitle");
+    showFolder(albumList.folder);
   }
   if (currentView() === "browser") browser.relabel();
 });
@@ -305,9 +383,11 @@ function catchUp() {
 }
 
 onFirstScreen(() => {
-  if (focusOnShow && focusOnShow === grid.source) grid.moveFocus(0, { select: false });
+  // The first cell, or the first row in view of an album reopened where it was left.
+  if (focusOnShow && focusOnShow === grid.source) grid.moveFocus(grid.focus, { select: false });
   focusOnShow = null;
   feed?.resume();
+  retryFailedThumbs();
 });
 
 // The live feed.

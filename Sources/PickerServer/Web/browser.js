@@ -6,6 +6,8 @@ import { imageURL, originalURL, thumbnailURL } from "./api.js";
 import { t } from "./i18n.js";
 import { fetchWithProgress } from "./progress-fetch.js";
 
+const SWIPE_MIN_PX = 40; // the least sideways travel that counts as a swipe
+
 export class Browser {
   /**
    * @param {{selection: import("./selection.js").Selection, onClose: () => void, onError: (error: Error) => void,
@@ -37,6 +39,7 @@ export class Browser {
     this.close.addEventListener("click", () => this.onClose());
     // On the document: the keys work wherever the focus is while the browser shows.
     document.addEventListener("keydown", (event) => this.keydown(event));
+    this.listenForSwipes(document.getElementById("browser-stage"));
     // A video's progress shows until it can start playing.
     for (const type of ["loadeddata", "error"]) this.video.addEventListener(type, () => { this.progress.hidden = true; });
     selection.onChange(() => this.markSelected());
@@ -172,6 +175,31 @@ export class Browser {
 
   toggle() {
     if (this.item) this.selection.toggle(this.item.id).catch((error) => this.onError(error));
+  }
+
+  /**
+   * A finger's horizontal swipe on the photo goes to the next (leftwards) or previous
+   * (rightwards) one, as in a phone's photo app: one finger, mostly sideways, far enough. Vertical
+   * panning and pinching stay the browser's (`touch-action` in styles.css).
+   */
+  listenForSwipes(stage) {
+    let start = null;
+    stage.addEventListener("touchstart", (event) => {
+      start = event.touches.length === 1 ? { x: event.touches[0].clientX, y: event.touches[0].clientY } : null;
+    }, { passive: true });
+    stage.addEventListener("touchmove", (event) => {
+      if (event.touches.length !== 1) start = null;
+    }, { passive: true });
+    stage.addEventListener("touchcancel", () => { start = null; }, { passive: true });
+    stage.addEventListener("touchend", (event) => {
+      if (!start || event.changedTouches.length !== 1) return;
+      const dx = event.changedTouches[0].clientX - start.x;
+      const dy = event.changedTouches[0].clientY - start.y;
+      start = null;
+      const far = Math.abs(dx) >= Math.max(SWIPE_MIN_PX, stage.clientWidth * 0.12);
+      if (!far || Math.abs(dx) < Math.abs(dy) * 1.5) return;
+      this.show(this.index + (dx < 0 ? 1 : -1));
+    });
   }
 
   keydown(event) {

@@ -6,6 +6,7 @@ import { t, formatDate, formatDuration } from "./i18n.js";
 import { isSharpKnown, rememberSharp, openSharpMemory } from "./sharp-memory.js";
 import { watchThumb, cancelUpgrade } from "./thumb-upgrade.js";
 import { takeBatch } from "./first-screen-batch.js";
+import { gridIsReady } from "./first-screen.js";
 
 /**
  * Makes ahead what the first cells of a grid need once (the date format with its locale data,
@@ -55,6 +56,7 @@ export function fillCell(cell, item, px, { fast = false, defer = false, bare = f
   else img.addEventListener("load", () => {
     if (img.dataset.quality !== "held") rememberSharp(item.id, px); // a held one is not in the browser's cache
   }, { once: true });
+  img.addEventListener("error", () => noteFailure(img));
   const url = thumbnailURL(item.id, px, quick ? "fast" : "high");
   if (defer) img.dataset.src = url;
   else img.src = url;
@@ -156,4 +158,31 @@ export function cancelLoads(row) {
     delete img.dataset.src;
     cancelUpgrade(img);
   }
+}
+
+/**
+ * Thumbnails that failed, to be asked for once more. While a grid's first screen loads, the page
+ * closes its live feed (events.js), and the server stops the renders of a session none of whose
+ * pages is open (``PickerPages``: 499 "pageLeft"): a slow one still under way then (a video's
+ * poster frame) fails, though the page is there. Asked again once the feed is back, it loads.
+ */
+const failed = new Set();
+
+function noteFailure(img) {
+  if (img.dataset.retried || !img.getAttribute("src") || img.getAttribute("src").startsWith("data:")) return;
+  img.dataset.retried = "true";
+  failed.add(img);
+  // Once the first screen is shown the feed is open again: no need to wait for the next one.
+  if (gridIsReady()) setTimeout(retryFailedThumbs, 0);
+}
+
+/** Asks once more for the thumbnails that failed (those still in the grid). */
+export function retryFailedThumbs() {
+  for (const img of failed) {
+    const url = img.getAttribute("src");
+    if (!img.isConnected || !url) continue;
+    img.removeAttribute("src");
+    img.src = url;
+  }
+  failed.clear();
 }

@@ -5,11 +5,12 @@ import { makeCell } from "./cell.js";
 
 export const GAP = 4; // between cells, and around the rows (room for the focus ring)
 export const MIN_CELL = 112; // CSS pixels
+export const MIN_COLUMNS = 4; // a phone's narrow screen too shows four across (cells below MIN_CELL)
 export const OVERSCAN_ROWS = 3; // rows kept above and below the viewport
 
 /** Columns, cell size and row height for `width` CSS pixels of content. */
 export function geometry(width) {
-  const columns = Math.max(3, Math.floor((width + GAP) / (MIN_CELL + GAP)));
+  const columns = Math.max(MIN_COLUMNS, Math.floor((width + GAP) / (MIN_CELL + GAP)));
   const cellSize = Math.max(40, Math.floor((width - GAP * (columns - 1)) / columns));
   return { columns, cellSize, rowHeight: cellSize + GAP };
 }

@@ -99,9 +99,12 @@ export class Grid {
    * Shows `source` from its start (a new album, sort or filter). With `box` (from ``measure``,
    * taken with the toolbar and the page as they are now, the grid at its top and never scrolled
    * since), the first screen is made without reading the layout; checked in the next frame, and
-   * opened again without it if the grid's box is not that one.
+   * opened again without it if the grid's box is not that one. With `start` (from ``position``,
+   * taken when the person left this album), the grid opens scrolled where it was.
    */
-  async open(source, { box = null } = {}) {
+  async open(source, { box = null, start = null } = {}) {
+    if (start && start.index > 0) box = null; // measured ahead at the top
+    else start = null;
     gridOpening();
     const opening = ++this.openings;
     this.source = source;
@@ -113,7 +116,7 @@ export class Grid {
     this.savedScrollTop = 0;
     this.element.dataset.total = "0";
     try {
-      await source.load(0);
+      await source.load(start ? start.index : 0);
     } catch (error) {
       this.onError(error);
       return;
@@ -125,9 +128,16 @@ export class Grid {
     this.onTotal();
     this.assumed = box;
     this.layout();
+    if (start) {
+      const row = Math.floor(Math.min(start.index, this.total - 1) / this.columns);
+      this.element.scrollTop = row * this.rowHeight + start.offset;
+      // The first row wholly in view takes the focus, so that focusing it scrolls nothing.
+      this.focus = Math.min(this.total - 1, Math.ceil(this.element.scrollTop / this.rowHeight) * this.columns);
+    }
     // The whole first screen's items, so that its thumbnails all start at once.
     const { firstVisible, lastVisible } = this.visibleRows();
-    await source.loadRange(0, Math.max(0, (lastVisible + 1) * this.columns - 1)).catch((error) => this.onError(error));
+    await source.loadRange(firstVisible * this.columns, Math.max(0, (lastVisible + 1) * this.columns - 1))
+      .catch((error) => this.onError(error));
     if (this.source !== source) {
       this.assumed = null;
       return;
@@ -189,6 +199,16 @@ export class Grid {
     this.clearRows();
     this.render();
     if (hadFocus) this.cell(this.focus)?.focus({ preventScroll: true });
+  }
+
+  /**
+   * Where the grid is scrolled to, as the first item of the top row in view and the pixels it is
+   * scrolled past: what ``open``'s `start` takes to come back there (per album, app.js).
+   */
+  position() {
+    const top = this.element.scrollTop;
+    const row = Math.floor(top / this.rowHeight);
+    return { index: row * this.columns, offset: top - row * this.rowHeight };
   }
 
   /** The grid view is about to hide (the browser opens): remember the scroll position. */

@@ -13,8 +13,13 @@ import { t } from "./i18n.js";
  */
 export function setUpImporting(container, library, { selection, onUploaded, onAlbumCreated, announce, onError }) {
   if (library.canImport) {
+    // A button like the others (styles.css hides the input under it): the browser's own
+    // "Choose File" and "No file chosen" say nothing of what the upload does.
     const label = document.createElement("label");
     label.className = "upload";
+    const mark = document.createElement("span");
+    mark.setAttribute("aria-hidden", "true");
+    mark.textContent = "+";
     const text = document.createElement("span");
     text.dataset.i18n = "upload";
     text.textContent = t("upload");
@@ -22,7 +27,7 @@ export function setUpImporting(container, library, { selection, onUploaded, onAl
     input.type = "file";
     input.id = "upload-input";
     input.accept = "image/*,video/*";
-    label.append(text, input);
+    label.append(mark, text, input);
     container.append(label);
     input.addEventListener("change", async () => {
       const files = [...input.files];

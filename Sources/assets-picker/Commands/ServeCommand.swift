@@ -123,7 +123,7 @@ struct ServeCommand: AsyncParsableCommand {
     private func announce(server: PickerServer, library: any PhotoLibrary, port: Int, keyWasGiven: Bool) async {
         let shownHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : (host.contains(":") ? "[\(host)]" : host)
         let base = server.configuration.publicBaseURL?.absoluteString.trimmingSuffix("/") ?? "http://\(shownHost):\(port)"
-        let trial = try? server.sessions.create(settings: PickerSessionSettings())
+        let trial = try? server.makeOwnSession()
         let trialPath = trial.map { "/picker/\($0.id)/\($0.pickerToken)/" }
         let signInURL = base + PickerServer.signInPath(link: server.signIn.makeLink(), next: trialPath)
         let announcement = Announcement(url: base + "/", port: port, clientKey: keyWasGiven ? nil : server.configuration.clientKey,
