@@ -66,6 +66,8 @@ package protocol IndexStore: Sendable {
 
     // MARK: Scanning
 
+    /// Whether the index holds any asset row (Recently Deleted and hidden ones included).
+    func hasAssets() async throws -> Bool
     /// What the index holds for one folder of the tree.
     func indexedDirectory(at path: String) async throws -> IndexedDirectory
     /// The assets whose content has this fingerprint: their row ids and paths.
