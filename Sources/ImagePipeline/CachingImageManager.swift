@@ -13,7 +13,8 @@ import Synchronization
 public final class CachingImageManager: Sendable {
     public let memoryCache: MemoryImageCache
     public let diskCache: DiskImageCache?
-    let rendering: any ImageRendering
+    /// What makes the images (an indexed library makes its previews through it too).
+    public let rendering: any ImageRendering
     let scheduler: RenderScheduler
     let coalescer = RenderCoalescer()
     let prefetches = Mutex<[RenditionKey: Task<Void, Never>]>([:])

@@ -66,6 +66,8 @@ package protocol IndexStore: Sendable {
 
     // MARK: Scanning
 
+    /// Whether the index holds any asset row (Recently Deleted and hidden ones included).
+    func hasAssets() async throws -> Bool
     /// What the index holds for one folder of the tree.
     func indexedDirectory(at path: String) async throws -> IndexedDirectory
     /// The assets whose content has this fingerprint: their row ids and paths.
@@ -80,6 +82,19 @@ package protocol IndexStore: Sendable {
     /// Forgets the failures and ignored paths recorded in these folders, and stops listing these
     /// `directories` as albums (those left without assets).
     func forget(failureFolders: [String], ignoredFolders: [String], directories: [String]) async throws
+
+    // MARK: Previews
+
+    /// The photos of the camera roll that get a preview (those without an embedded EXIF
+    /// thumbnail) and have none of their file's current version, newest first, in one query.
+    func photosLackingPreviews() async throws -> [PhotoLackingPreview]
+    /// Records that these previews exist, in one transaction.
+    func recordPreviews(_ previews: [PreviewRecord]) async throws
+    /// Forgets the previews no photo needs now — their asset is gone, out of the camera roll or
+    /// has an embedded thumbnail now — and answers them, so their files can be removed.
+    func removeUnneededPreviews() async throws -> [PreviewRecord]
+    /// Forgets every preview (their folder is gone).
+    func forgetAllPreviews() async throws
 }
 
 /// What the index holds under folders a scan did not find (see ``IndexStore/leftovers(inFoldersWhere:)``).

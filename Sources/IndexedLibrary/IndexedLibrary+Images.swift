@@ -10,16 +10,26 @@ extension IndexedLibrary: ImageSourcing {
     public func imageSources(of assets: [Asset]) async throws -> [UUID: ImageSourceFile] {
         var sources: [UUID: ImageSourceFile] = [:]
         for (uuid, record) in try await index.records(uuids: assets.map(\.id.uuid)) {
-            var source = ImageSourceFile(
-                assetKey: record.uuid.uuidString, original: try await originalLocation(of: record), byteSize: record.byteSize,
-                modificationDate: Date(timeIntervalSince1970: Double(record.modificationTime) / 1e9),
-                mediaType: MediaType(databaseCode: record.mediaType), pixelSize: PixelSize(width: record.pixelWidth, height: record.pixelHeight),
-                orientation: record.orientation, hasEmbeddedThumbnail: record.hasEmbeddedThumbnail, duration: record.duration)
+            var source = try await imageSource(of: record)
             if Self.wantsPreview(mediaType: source.mediaType, hasEmbeddedThumbnail: source.hasEmbeddedThumbnail) {
                 source.previewURL = previews?.url(for: source.version)
             }
             sources[uuid] = source
         }
         return sources
+    }
+
+    /// The original behind `record`, as the index knows it now (without its preview).
+    func imageSource(of record: AssetRecord) async throws -> ImageSourceFile {
+        ImageSourceFile(
+            assetKey: record.uuid.uuidString, original: try await originalLocation(of: record), byteSize: record.byteSize,
+            modificationDate: record.modificationDate, mediaType: MediaType(databaseCode: record.mediaType),
+            pixelSize: PixelSize(width: record.pixelWidth, height: record.pixelHeight),
+            orientation: record.orientation, hasEmbeddedThumbnail: record.hasEmbeddedThumbnail, duration: record.duration)
+    }
+
+    /// Whether a file gets a preview: a photo without an embedded EXIF thumbnail.
+    static func wantsPreview(mediaType: MediaType, hasEmbeddedThumbnail: Bool) -> Bool {
+        mediaType == .photo && !hasEmbeddedThumbnail
     }
 }

@@ -28,6 +28,8 @@ public final class IndexedLibrary: FolderAuthorizing {
     public let imageManager: CachingImageManager
     /// The photos' previews, made by ``makePreviews(progress:)`` (beside the index); `nil` for none.
     public let previews: PreviewStore?
+    /// The run of previews in the background (``makePreviewsInBackground()``).
+    let backgroundPreviews = BackgroundPreviews()
     /// How long an asset stays in Recently Added.
     public static let recentlyAddedInterval: TimeInterval = 30 * 86_400
     /// Where the records live (``SQLiteIndexStore``: the SQLite file at the database URL, unless

@@ -8,6 +8,9 @@ import LibraryOpening
 /// - `browse`: the IndexedLibrary on a synthetic 100,000-asset index (first screen, pages, counts,
 ///   memory);
 /// - `scan`: indexing real file trees;
+/// - `index`: `assets-picker index` (`--binary`) on `--files` small PNGs in `--folders` folders
+///   (default 100,000 in 300, kept in `--workdir`): first index, unchanged re-index and
+///   `index --previews`, beside `find LIB -type f | wc -l`;
 /// - `library`: large libraries on both backends (issue 14): generated libraries of `--assets`
 ///   files in 2,000 day folders and in 20 year folders (`--layouts 2000,20`), open + album list +
 ///   newest 60, in-process and over HTTP (`--binary`: the `assets-picker` to serve with, default
@@ -15,8 +18,8 @@ import LibraryOpening
 ///   libraries and their indexes are kept in `--workdir` (default
 ///   `$TMPDIR/assets-picker-library-bench`) for later runs.
 ///
-/// Usage: `assets-picker-index-bench [--only browse|scan|library] [--corpus PATH] [--files N]
-/// [--large N] [--assets N] [--layouts N,N] [--timeout SECONDS] [--workdir PATH] [--binary PATH]`.
+/// Usage: `assets-picker-index-bench [--only browse|scan|index|library] [--corpus PATH] [--files N]
+/// [--folders N] [--large N] [--assets N] [--layouts N,N] [--timeout SECONDS] [--workdir PATH] [--binary PATH]`.
 /// The corpus is, unless `--corpus` says otherwise, `$ASSETS_PICKER_TESTDATA` or the first
 /// `shared/testdata` beside the current folder or one of its parents (`../shared/testdata` when
 /// run from the package); it is only read: the benchmark indexes a copy.
@@ -40,6 +43,11 @@ struct IndexBench {
         if arguments.only == nil || arguments.only == .scan {
             try await ScanBenchmark(work: work, arguments: arguments).run(into: &table)
         }
+        if arguments.only == nil || arguments.only == .index {
+            try FileManager.default.createDirectory(at: arguments.workdir, withIntermediateDirectories: true)
+            try await IndexCommandBenchmark(work: arguments.workdir, files: arguments.files, folders: arguments.folders,
+                                            binary: arguments.binary).run(into: &table)
+        }
         if arguments.only == nil || arguments.only == .library {
             try FileManager.default.createDirectory(at: arguments.workdir, withIntermediateDirectories: true)
             try await LargeLibraryBenchmark(work: arguments.workdir, assets: arguments.assets, layouts: arguments.layouts,
@@ -51,9 +59,9 @@ struct IndexBench {
 
 /// The few options of the benchmark.
 struct BenchArguments {
-    /// The two halves of the benchmark, to run one alone.
+    /// The parts of the benchmark, to run one alone.
     enum Part: String {
-        case browse, scan, library
+        case browse, scan, index, library
     }
 
     var only: Part?
@@ -69,10 +77,11 @@ struct BenchArguments {
     var index = URL(fileURLWithPath: "library.sqlite")
     var corpus = Self.defaultCorpus()
     var files = 100_000
+    var folders = 300
     var largePhotos = 200
 
     static let usage = """
-        usage: assets-picker-index-bench [--only browse|scan|library] [--corpus PATH] [--files N] [--large N]
+        usage: assets-picker-index-bench [--only browse|scan|index|library] [--corpus PATH] [--files N] [--folders N] [--large N]
                                          [--assets N] [--layouts N,N] [--timeout SECONDS] [--workdir PATH] [--binary PATH]
         """
 
@@ -92,10 +101,11 @@ struct BenchArguments {
             }
             switch name {
             case "--only":
-                guard let part = Part(rawValue: value) else { Self.fail("--only takes browse, scan or library; got '\(value)'") }
+                guard let part = Part(rawValue: value) else { Self.fail("--only takes browse, scan, index or library; got '\(value)'") }
                 only = part
             case "--corpus": corpus = URL(fileURLWithPath: value)
             case "--files": files = number()
+            case "--folders": folders = number()
             case "--large": largePhotos = number()
             case "--assets": assets = number()
             case "--layouts":

@@ -2,14 +2,27 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("assets-picker index makes the photos' previews beside the index")
+@Suite("assets-picker index leaves previews to the background; index --previews makes them beside the index")
 struct IndexPreviewsCommandTests {
-    @Test("index --json reports the previews made and those that failed; they are beside the index, nothing is written into the library")
+    @Test("index returns before previews: the library lists at once, no preview is made, --json has no previews")
+    func indexLeavesPreviews() async throws {
+        let copy = try CorpusCopy()
+        defer { copy.remove() }
+        let result = try await CLI.run(["index", copy.path, "--json"])
+        try #require(result.status == 0, "\(result)")
+        #expect(!(try result.json().keys.contains("previews")))
+        let folder = copy.defaultIndex.deletingLastPathComponent().appendingPathComponent("library-previews")
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
+        let listing = try await CLI.run(["assets", "--library", copy.path, "--limit", "5", "--json"])
+        #expect(listing.status == 0, "\(listing)")
+    }
+
+    @Test("index --previews --json waits for the previews and reports those made and those that failed; they are beside the index, nothing is written into the library")
     func previewsBesideTheIndex() async throws {
         let copy = try CorpusCopy()
         defer { copy.remove() }
         let before = try FileManager.default.subpathsOfDirectory(atPath: copy.path).sorted()
-        let result = try await CLI.run(["index", copy.path, "--json"])
+        let result = try await CLI.run(["index", copy.path, "--previews", "--json"])
         try #require(result.status == 0, "\(result)")
         let previews = try result.json().object("previews")
         #expect(try previews.int("made") > 40)
@@ -19,7 +32,9 @@ struct IndexPreviewsCommandTests {
         #expect(try files.count == previews.int("made"))
         #expect(try FileManager.default.subpathsOfDirectory(atPath: copy.path).sorted() == before)
 
-        let again = try await CLI.run(["index", copy.path, "--json"])
-        #expect(try again.json().object("previews").int("made") == 0, "\(again)")
+        let again = try await CLI.run(["index", copy.path, "--previews", "--json"])
+        let unchanged = try again.json().object("previews")
+        #expect(try unchanged.int("made") == 0, "\(again)")
+        #expect(try unchanged.int("unchanged") == previews.int("made") + previews.int("unchanged"), "\(again)")
     }
 }

@@ -41,7 +41,7 @@ public struct SourceVersion: Sendable, Hashable {
     }
 
     /// `date` in whole nanoseconds since 1970.
-    static func nanoseconds(_ date: Date) -> Int64 {
+    public static func nanoseconds(_ date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1e9).rounded())
     }
 }

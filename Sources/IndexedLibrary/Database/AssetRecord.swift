@@ -43,6 +43,11 @@ package struct AssetRecord: Codable, FetchableRecord, MutablePersistableRecord, 
         id = inserted.rowID
     }
 
+    /// ``modificationTime`` as a date.
+    package var modificationDate: Date {
+        Date(timeIntervalSince1970: Double(modificationTime) / 1e9)
+    }
+
     /// The asset the row describes, named by its local identifier.
     package var asset: Asset {
         Asset(
@@ -50,7 +55,7 @@ package struct AssetRecord: Codable, FetchableRecord, MutablePersistableRecord, 
             mediaType: MediaType(databaseCode: mediaType), pixelSize: PixelSize(width: pixelWidth, height: pixelHeight),
             creationDate: Date(timeIntervalSince1970: creationDate), timeZoneOffset: timeZoneOffset,
             creationDateSource: creationDateSource,
-            modificationDate: Date(timeIntervalSince1970: Double(modificationTime) / 1e9), byteSize: byteSize,
+            modificationDate: modificationDate, byteSize: byteSize,
             duration: duration, framesPerSecond: framesPerSecond.flatMap { $0 > 0 ? $0 : nil }, orientation: orientation,
             location: latitude.flatMap { latitude in longitude.map { GeoLocation(latitude: latitude, longitude: $0, altitude: altitude) } },
             camera: make != nil || model != nil ? Camera(make: make, model: model) : nil,

@@ -15,7 +15,7 @@ enum ChangeKind: String, DatabaseValueConvertible, Sendable {
 extension Database {
     /// Appends a row to the change history; its token is the new latest token.
     func recordChange(_ kind: ChangeKind, asset: UUID?, collection: CollectionIdentifier? = nil) throws {
-        try execute(sql: "INSERT INTO change (assetUUID, collectionId, kind) VALUES (?, ?, ?)",
-                    arguments: [asset, collection?.rawValue, kind])
+        try cachedStatement(sql: "INSERT INTO change (assetUUID, collectionId, kind) VALUES (?, ?, ?)")
+            .execute(arguments: [asset, collection?.rawValue, kind])
     }
 }

@@ -43,6 +43,6 @@ struct DirectoryRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     }
 
     private static func existingID(_ relativePath: String, _ db: Database) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT id FROM directory WHERE relativePath = ?", arguments: [relativePath])
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM directory WHERE relativePath = ?"), arguments: [relativePath])
     }
 }

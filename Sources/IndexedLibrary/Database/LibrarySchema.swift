@@ -9,6 +9,7 @@ enum LibrarySchema {
         migrator.registerMigration("v3", migrate: createVersion3)
         migrator.registerMigration("v4", migrate: createVersion4)
         migrator.registerMigration("v5", migrate: addVersion5)
+        migrator.registerMigration("v6", migrate: addVersion6)
         return migrator
     }
 

@@ -4,6 +4,10 @@ import GRDB
 
 /// What a scan compares with and writes to the index.
 extension SQLiteIndexStore {
+    func hasAssets() async throws -> Bool {
+        try await database.pool.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM asset)") ?? false }
+    }
+
     func indexedDirectory(at path: String) async throws -> IndexedDirectory {
         try await database.pool.read { db in try IndexedDirectory.fetch(db, path: path) }
     }

@@ -1,39 +1,68 @@
 import AssetsKit
 import Foundation
 import ImagePipeline
-import MediaProbing
 
 extension IndexedLibrary: LibraryPreviewing {
     /// Makes the previews the library lacks (see ``PreviewStore``), newest first, and removes
-    /// those of assets no longer in it. A photo with an embedded EXIF thumbnail needs none (that
-    /// thumbnail is its first image); every other photo of the camera roll gets one per version
-    /// of its file. Call it after ``scan(progress:)``; a library without a preview store does nothing.
+    /// those no photo needs now; returns when they are made. A photo with an embedded EXIF
+    /// thumbnail needs none (that thumbnail is its first image); every other photo of the camera
+    /// roll gets one per version of its file. Which photo has a preview of which version is in
+    /// the index, so a run over a library whose previews are all made is one query. A library
+    /// without a preview store does nothing.
     ///
     /// - Parameter progress: Called as previews are made, for a progress bar.
     @discardableResult
     public func makePreviews(progress: (@Sendable (PreviewProgress) -> Void)? = nil) async throws -> PreviewSummary {
-        var summary = PreviewSummary()
-        guard let previews else { return summary }
-        var keys: Set<String> = []
-        var jobs: [PreviewMaker.Job] = []
-        let photos = try await assets(in: SmartAlbum.all.collectionIdentifier, options: FetchOptions(mediaFilter: .photo, sortOrder: .newestFirst))
-        for try await asset in photos {
-            keys.insert(asset.id.uuid.uuidString)
-            if Self.wantsPreview(mediaType: asset.mediaType, hasEmbeddedThumbnail: asset.hasEmbeddedThumbnail),
-               let source = try? await imageSource(of: asset), !previews.contains(source.version) {
-                jobs.append(PreviewMaker.Job(source: source))
-            } else {
-                summary.unchanged += 1
-            }
-        }
-        summary.removed = previews.removeAll(except: keys)
-        let renderer = (reader as? MediaMetadataReader)?.renderer ?? ImageRenderer()
-        await PreviewMaker(store: previews, renderer: renderer).make(jobs, into: &summary, progress: progress)
-        return summary
+        try await makePreviews(width: ProcessInfo.processInfo.activeProcessorCount, progress: progress, isInterrupted: { false })
     }
 
-    /// Whether a file gets a preview: a photo without an embedded EXIF thumbnail.
-    static func wantsPreview(mediaType: MediaType, hasEmbeddedThumbnail: Bool) -> Bool {
-        mediaType == .photo && !hasEmbeddedThumbnail
+    /// Starts making the previews the library lacks in the background and returns at once
+    /// (see ``makePreviews(progress:)``), a render at a time less than the cores (at least
+    /// one), so that renders asked for meanwhile find a core. While a run is under way, another
+    /// request makes it plan again after the renders it started: the newest photos first.
+    public func makePreviewsInBackground() {
+        let width = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
+        backgroundPreviews.request { [self] isInterrupted in
+            _ = try? await makePreviews(width: width, progress: nil, isInterrupted: isInterrupted)
+        }
+    }
+
+    /// Stops making previews in the background; returns once the renders under way are over.
+    /// What was made is kept; the next run makes the rest.
+    public func stopMakingPreviews() async {
+        await backgroundPreviews.stop()
+    }
+
+    /// One run: forgets the previews no photo needs (removing their files), then makes those the
+    /// index says are lacking, newest first, `width` at once, until done or `isInterrupted`.
+    func makePreviews(width: Int, progress: (@Sendable (PreviewProgress) -> Void)?,
+                      isInterrupted: @escaping @Sendable () -> Bool) async throws -> PreviewSummary {
+        var summary = PreviewSummary()
+        guard let previews else { return summary }
+        // A preview folder removed by hand took every preview with it.
+        if !previews.exists { try await index.forgetAllPreviews() }
+        let unneeded = try await index.removeUnneededPreviews()
+        for preview in unneeded { previews.remove(preview.version) }
+        summary.removed = unneeded.count
+        let photos = try await index.assetCount(in: SmartAlbum.all.collectionIdentifier, filter: .photo, recentlyAddedSince: now())
+        let lacking = try await index.photosLackingPreviews()
+        var jobs: [PreviewMaker.Job] = []
+        var found: [PreviewRecord] = []
+        for photo in lacking {
+            let record = PreviewRecord(of: photo.record)
+            let source = try await imageSource(of: photo.record)
+            // A preview on disk the index does not know of (made by a build that kept no
+            // record) is taken as it is.
+            if photo.previous == nil, previews.contains(source.version) {
+                found.append(record)
+            } else {
+                jobs.append(PreviewMaker.Job(source: source, record: record, previous: photo.previous?.version))
+            }
+        }
+        try await index.recordPreviews(found)
+        summary.unchanged = photos - jobs.count
+        let maker = PreviewMaker(store: previews, index: index, rendering: imageManager.rendering, width: width)
+        try await maker.make(jobs, into: &summary, progress: progress, isInterrupted: isInterrupted)
+        return summary
     }
 }

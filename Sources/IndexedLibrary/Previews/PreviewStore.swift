@@ -37,13 +37,20 @@ public struct PreviewStore: Sendable {
             .appendingPathComponent("\(version.assetKey)-\(version.byteSize)-\(version.modificationTime).jpg")
     }
 
+    /// Whether the folder holding the previews is there (it is made on the first write; one
+    /// removed by hand takes every preview with it).
+    public var exists: Bool {
+        access(folder.path, F_OK) == 0
+    }
+
     /// Whether the preview of this version exists.
     public func contains(_ version: SourceVersion) -> Bool {
         access(url(for: version).path, F_OK) == 0
     }
 
-    /// Stores `jpeg` as the preview of `version`, replacing the asset's previews of other versions.
-    public func store(_ jpeg: Data, for version: SourceVersion) throws {
+    /// Stores `jpeg` as the preview of `version`, and removes the preview of the `previous`
+    /// version of the asset's file, if it had one.
+    public func store(_ jpeg: Data, for version: SourceVersion, replacing previous: SourceVersion? = nil) throws {
         let target = url(for: version)
         let shard = target.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: shard, withIntermediateDirectories: true)
@@ -54,37 +61,11 @@ public struct PreviewStore: Sendable {
             try? FileManager.default.removeItem(at: partial)
             throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot store a preview: \(reason)"])
         }
-        for stale in files(of: version.assetKey, in: shard) where stale != target.lastPathComponent {
-            try? FileManager.default.removeItem(at: shard.appendingPathComponent(stale))
-        }
+        if let previous, previous != version { remove(previous) }
     }
 
-    /// Removes the previews of assets not in `assetKeys` (and leftovers of interrupted writes);
-    /// answers how many previews it removed.
-    @discardableResult
-    public func removeAll(except assetKeys: Set<String>) -> Int {
-        let manager = FileManager.default
-        guard let shards = try? manager.contentsOfDirectory(atPath: folder.path) else { return 0 }
-        var removed = 0
-        for shard in shards {
-            let shardURL = folder.appendingPathComponent(shard, isDirectory: true)
-            for name in (try? manager.contentsOfDirectory(atPath: shardURL.path)) ?? [] {
-                let isPartial = name.hasPrefix(".")
-                guard isPartial || !assetKeys.contains(Self.assetKey(ofFileNamed: name)) else { continue }
-                if (try? manager.removeItem(at: shardURL.appendingPathComponent(name))) != nil, !isPartial { removed += 1 }
-            }
-        }
-        return removed
-    }
-
-    private func files(of assetKey: String, in shard: URL) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: shard.path)) ?? []).filter {
-            !$0.hasPrefix(".") && Self.assetKey(ofFileNamed: $0) == assetKey
-        }
-    }
-
-    /// The asset key (a UUID, 36 characters) a preview's file name starts with.
-    private static func assetKey(ofFileNamed name: String) -> String {
-        String(name.prefix(36))
+    /// Removes the preview of `version`, if there is one.
+    public func remove(_ version: SourceVersion) {
+        unlink(url(for: version).path)
     }
 }

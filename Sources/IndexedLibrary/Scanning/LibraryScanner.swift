@@ -9,8 +9,8 @@ import MediaProbing
 ///
 /// The tree is walked one folder at a time and each folder's listing is compared with what the
 /// index holds for it, so memory never grows with the library. Only files new to the index or
-/// whose size or modification time changed are read, on all cores; results are written in
-/// batched transactions. A new path whose content fingerprint matches an asset whose path is
+/// whose size or modification time changed are read, several at once; results are written in
+/// batched transactions, each written while the next is gathered. A new path whose content fingerprint matches an asset whose path is
 /// gone is that asset, moved: it keeps its row and identifier. Rows whose file is gone are
 /// removed at the end. One bad file never stops a scan: it is recorded with its reason. A file
 /// whose asset was purged (`ignored_path`) is passed over while it is the same version; once it
@@ -21,14 +21,19 @@ struct LibraryScanner: Sendable {
     let reader: any MediaMetadataReading
     /// Rows written per transaction.
     var batchSize = 500
-    /// Files read at once.
-    var width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Files looked at at once: four per core, as much of a look at a small file is waiting (for
+    /// the disk, for a thread to take the work back), not computing.
+    var width = 4 * max(1, ProcessInfo.processInfo.activeProcessorCount)
     var now: @Sendable () -> Date = { Date() }
 
     /// The mutable state of one run.
     private struct Run {
         var summary = ScanSummary()
         var batch = ScanBatch()
+        /// The batch being written while the next is gathered; what it adds, updates, moves and removes.
+        var writing: Task<ScanSummary, any Error>?
+        /// Whether the index held assets when the scan began: without any, no new file can be a move.
+        var mayHoldMoves = true
         var progress = ScanProgress(discovered: 0, processed: 0)
         /// Rows whose file was not found where the index has it.
         var missing: Set<Int64> = []
@@ -42,6 +47,7 @@ struct LibraryScanner: Sendable {
     func scan(progress report: (@Sendable (ScanProgress) -> Void)? = nil) async throws -> ScanSummary {
         StagingLeftovers.remove(under: root)
         var run = Run()
+        run.mayHoldMoves = try await index.hasAssets()
         var walk = try FolderEnumerator(root: root).directories()
         let claims = MoveClaims()
         try await withThrowingTaskGroup(of: ScanOutcome.self) { group in
@@ -64,7 +70,8 @@ struct LibraryScanner: Sendable {
                 try Task.checkCancellation()
                 for work in try await plan(listing, &run) {
                     if inFlight >= width, let outcome = try await group.next() { try await take(outcome) }
-                    group.addTask { [self] in await look(at: work, claims: claims) }
+                    let mayBeMove = run.mayHoldMoves
+                    group.addTask { [self] in await look(at: work, mayBeMove: mayBeMove, claims: claims) }
                     inFlight += 1
                 }
                 report?(run.progress)
@@ -72,6 +79,7 @@ struct LibraryScanner: Sendable {
             while let outcome = try await group.next() { try await take(outcome) }
         }
         try await flush(&run)
+        try await finishWriting(&run)
         try await removeMissing(&run, keeping: claims.all)
         report?(run.progress)
         return run.summary
@@ -131,9 +139,9 @@ struct LibraryScanner: Sendable {
         return work
     }
 
-    /// Fingerprints a file, recognises a move, else reads its metadata. Never throws: a file
-    /// that cannot be read is a failed outcome.
-    private func look(at work: ScanWork, claims: MoveClaims) async -> ScanOutcome {
+    /// Fingerprints a file, recognises a move (when `mayBeMove`), else reads its metadata. Never
+    /// throws: a file that cannot be read is a failed outcome.
+    private func look(at work: ScanWork, mayBeMove: Bool, claims: MoveClaims) async -> ScanOutcome {
         let file = work.file
         let fingerprint: String
         do {
@@ -141,7 +149,7 @@ struct LibraryScanner: Sendable {
         } catch {
             return .failed(file, assetID: work.assetID, reason: "\(error)", didRead: false)
         }
-        if case .new = work, let moved = try? await movedAsset(withFingerprint: fingerprint, claims: claims) {
+        if case .new = work, mayBeMove, let moved = try? await movedAsset(withFingerprint: fingerprint, claims: claims) {
             return .moved(file, assetID: moved)
         }
         do {
@@ -161,12 +169,27 @@ struct LibraryScanner: Sendable {
         return nil
     }
 
+    /// Starts writing the batch gathered, once the one before it is written: the files of the
+    /// next batch are looked at while this one is written.
     private func flush(_ run: inout Run) async throws {
         guard run.batch.count > 0 else { return }
+        try await finishWriting(&run)
         let batch = run.batch
-        let addedAt = now()
-        run.summary = try await index.apply(batch, addedAt: addedAt, summary: run.summary)
         run.batch = ScanBatch()
+        run.writing = Task { [index, addedAt = now()] in
+            try await index.apply(batch, addedAt: addedAt, summary: ScanSummary())
+        }
+    }
+
+    /// Waits for the batch being written, if any, and counts what it did into the summary.
+    private func finishWriting(_ run: inout Run) async throws {
+        guard let writing = run.writing else { return }
+        run.writing = nil
+        let written = try await writing.value
+        run.summary.added += written.added
+        run.summary.updated += written.updated
+        run.summary.moved += written.moved
+        run.summary.removed += written.removed
     }
 
     /// Removes the rows whose file is gone: not found in its folder, or in a folder that is

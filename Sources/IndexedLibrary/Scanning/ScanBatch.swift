@@ -70,16 +70,18 @@ package struct ScanBatch: Sendable {
 
     private func insert(_ file: FileEntry, _ metadata: MediaMetadata, _ fingerprint: String, _ db: Database, addedAt: Date) throws {
         // An import (or another scan) may have given this path its row since the folder was read.
-        if try Bool.fetchOne(db, sql: "SELECT 1 FROM asset WHERE relativePath = ?", arguments: [file.relativePath]) == true { return }
+        // Statements are cached: a first index runs these for every file (each prepared anew, they
+        // took a tenth of the scan's CPU time in a perf profile).
+        if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM asset WHERE relativePath = ?"), arguments: [file.relativePath]) == true { return }
         let directoryId = try DirectoryRecord.id(forPath: file.directory, in: db)
         var uuid = AssetUUID.forFile(atRelativePath: file.relativePath)
-        if try Bool.fetchOne(db, sql: "SELECT 1 FROM asset WHERE uuid = ?", arguments: [uuid]) == true {
+        if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM asset WHERE uuid = ?"), arguments: [uuid]) == true {
             uuid = UUID() // the path's UUID went with a file that moved away; this is another file
         }
         var record = AssetRecord(original: file.stored, metadata: metadata, fingerprint: fingerprint, uuid: uuid,
                                  directoryId: directoryId, addedAt: addedAt)
         try record.insert(db)
-        try db.execute(sql: "DELETE FROM scan_failure WHERE relativePath = ?", arguments: [file.relativePath])
+        try db.cachedStatement(sql: "DELETE FROM scan_failure WHERE relativePath = ?").execute(arguments: [file.relativePath])
         try db.recordChange(.inserted, asset: uuid)
         try db.recordChange(.inserted, asset: uuid, collection: CollectionID.directory(AssetUUID.forDirectory(atRelativePath: file.directory)))
     }

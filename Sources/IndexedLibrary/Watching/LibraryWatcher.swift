@@ -27,6 +27,7 @@ public final class LibraryWatcher: Sendable {
     public let rootURL: URL
     public let configuration: Configuration
     private let rescan: @Sendable () async throws -> ScanSummary
+    private let whenStopped: @Sendable () async -> Void
     private let report: @Sendable (LibraryWatcherEvent) -> Void
     private let state = Mutex<State>(.idle)
     /// The paths changed since the rescan in progress began, waiting for the next one.
@@ -47,9 +48,10 @@ public final class LibraryWatcher: Sendable {
         let rescans: Task<Void, Never>
     }
 
-    /// A watcher that rescans `library` when its folder changes, then makes the previews of new
-    /// and changed photos and drops those of removed ones (``IndexedLibrary/makePreviews(progress:)``;
-    /// a preview that cannot be made does not fail the rescan). Nothing happens until ``start()``.
+    /// A watcher that rescans `library` when its folder changes, then has the previews of new
+    /// and changed photos made and those of removed ones dropped in the background
+    /// (``IndexedLibrary/makePreviewsInBackground()``: the next rescan never waits for them).
+    /// Nothing happens until ``start()``; ``stop()`` stops the previews too.
     /// - Parameters:
     ///   - library: The library to keep in line with its folder.
     ///   - configuration: The debouncing and polling times.
@@ -59,21 +61,24 @@ public final class LibraryWatcher: Sendable {
         let firstRescan = FirstRescan()
         self.init(root: library.rootURL, configuration: configuration, rescan: {
             let summary = try await library.scan()
-            // The first rescan catches up with an index made without previews; later ones make
-            // previews only when files came, changed or went.
+            // The first rescan catches up with an index made without previews; later ones ask
+            // for previews only when files came, changed or went.
             if firstRescan.take() || summary.added + summary.updated + summary.removed + summary.moved > 0 {
-                _ = try? await library.makePreviews()
+                library.makePreviewsInBackground()
             }
             return summary
+        }, whenStopped: {
+            await library.stopMakingPreviews()
         }, report: report)
     }
 
-    /// A watcher of `root` that calls `rescan` for each rescan.
+    /// A watcher of `root` that calls `rescan` for each rescan, and `whenStopped` once it has stopped.
     init(root: URL, configuration: Configuration, rescan: @escaping @Sendable () async throws -> ScanSummary,
-         report: @escaping @Sendable (LibraryWatcherEvent) -> Void) {
+         whenStopped: @escaping @Sendable () async -> Void = {}, report: @escaping @Sendable (LibraryWatcherEvent) -> Void) {
         rootURL = root.standardizedFileURL
         self.configuration = configuration
         self.rescan = rescan
+        self.whenStopped = whenStopped
         self.report = report
     }
 
@@ -154,6 +159,7 @@ public final class LibraryWatcher: Sendable {
         running.rescanRequests.finish()
         running.rescans.cancel()
         await running.rescans.value
+        await whenStopped()
         report(.stopped)
     }
 }

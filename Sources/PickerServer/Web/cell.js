@@ -161,10 +161,10 @@ export function cancelLoads(row) {
 }
 
 /**
- * Thumbnails that failed, to be asked for once more. While a grid's first screen loads, the page
- * closes its live feed (events.js), and the server stops the renders of a session none of whose
- * pages is open (``PickerPages``: 499 "pageLeft"): a slow one still under way then (a video's
- * poster frame) fails, though the page is there. Asked again once the feed is back, it loads.
+ * Thumbnails that failed, to be asked for once more. A thumbnail may be refused while the
+ * session's images fill its budget (429: `tooManyRenders`, or `renderSuperseded` when more urgent
+ * images took its place, "ask for it again when it is on screen"): asked again once the first
+ * screen is shown, or when the live feed is back, it loads.
  */
 const failed = new Set();
 

@@ -13,8 +13,9 @@ struct IndexCommand: AsyncParsableCommand {
         abstract: "Index a library folder: adopt new files, re-read changed ones, follow moved ones, drop removed ones.",
         discussion: """
             Originals are only read. Files that cannot be read are listed with the reason; they do not stop the scan. \
-            Then each photo without an embedded EXIF thumbnail gets a small preview, kept beside the index (<index name>-previews/), \
-            newest first: a grid cell's first image.
+            The library can be browsed as soon as it returns. Each photo without an embedded EXIF thumbnail then gets a small \
+            preview, kept beside the index (<index name>-previews/), newest first: a grid cell's first image. 'serve' makes them \
+            in the background; --previews makes them before returning.
             """)
 
     @Argument(help: "The library folder (or give it with --library).", completion: .directory, transform: { URL(fileURLWithPath: $0) })
@@ -30,6 +31,9 @@ struct IndexCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Refuse images with more pixels than this (checked before decoding).")
     var maxPixels: Int = PipelineConfiguration().maxPixels
 
+    @Flag(name: .long, help: "Make the previews the library lacks before returning (with a progress bar on a terminal), instead of leaving them to 'serve'.")
+    var previews = false
+
     @Flag(name: .long, help: "Print the summary as one JSON document on stdout.")
     var json = false
 
@@ -38,7 +42,8 @@ struct IndexCommand: AsyncParsableCommand {
         let library: String
         let index: String
         let summary: ScanSummary
-        let previews: PreviewSummary
+        /// What `--previews` made; `nil` without it.
+        let previews: PreviewSummary?
 
         enum Keys: String, CodingKey { case library, index, previews }
 
@@ -47,7 +52,7 @@ struct IndexCommand: AsyncParsableCommand {
             var container = encoder.container(keyedBy: Keys.self)
             try container.encode(library, forKey: .library)
             try container.encode(index, forKey: .index)
-            try container.encode(previews, forKey: .previews)
+            try container.encodeIfPresent(previews, forKey: .previews)
         }
     }
 
@@ -73,22 +78,22 @@ struct IndexCommand: AsyncParsableCommand {
             bar.update(done: progress.processed, failed: 0, total: progress.discovered)
         }
         bar.finish()
-        var previews = PreviewSummary()
-        if let previewing = library.previewing {
+        var previewSummary: PreviewSummary?
+        if previews, let previewing = library.previewing {
             let previewBar = TerminalProgress(label: "Previews")
-            previews = try await previewing.makePreviews { progress in
+            previewSummary = try await previewing.makePreviews { progress in
                 previewBar.update(done: progress.done, failed: progress.failed, total: progress.total)
             }
             previewBar.finish()
         }
         if json {
-            try JSONOutput.print(Output(library: library.rootURL.path, index: indexURL.path, summary: summary, previews: previews))
+            try JSONOutput.print(Output(library: library.rootURL.path, index: indexURL.path, summary: summary, previews: previewSummary))
             return
         }
+        let made = previewSummary.map { "; \($0.made) previews made, \($0.failed.count) failed" } ?? ""
         say("\(library.rootURL.path): \(summary.scanned) files, \(summary.added) added, \(summary.updated) updated, "
-              + "\(summary.moved) moved, \(summary.removed) removed, \(summary.failed.count) failed; "
-              + "\(previews.made) previews made, \(previews.failed.count) failed")
-        for failure in summary.failed + previews.failed {
+              + "\(summary.moved) moved, \(summary.removed) removed, \(summary.failed.count) failed" + made)
+        for failure in summary.failed + (previewSummary?.failed ?? []) {
             FileHandle.standardError.write(Data(PrintableText.escaping("failed \(failure.path): \(failure.reason)").utf8 + [0x0A]))
         }
     }

@@ -102,20 +102,27 @@ struct ServeCommand: AsyncParsableCommand {
         let server = PickerServer(library: library, configuration: configuration) { link in
             Self.printSignInLink(link, json: json)
         }
+        // The previews the index lacks (an `index` returns before they are made) are made while
+        // the server runs, newest first; the watcher asks for more as files come.
+        library.previewing?.makePreviewsInBackground()
         let watcher = watch ? await PickerServer.startWatching(library, logger: Logger(label: "assets-picker.watcher")) : nil
+        @Sendable func stopBackgroundWork() async {
+            await watcher?.stop()
+            await library.previewing?.stopMakingPreviews()
+        }
         do {
             try await server.run(handlesSignals: true) { port in
                 await announce(server: server, library: library, port: port, keyWasGiven: givenKey != nil)
             }
         } catch let error as PickerServerError {
-            await watcher?.stop()
+            await stopBackgroundWork()
             guard case .portInUse = error else { throw error }
             throw CommandFailure("\(error) Give another with --port N (with make run: PORT=N make run), or --port 0 for any free one.")
         } catch {
-            await watcher?.stop()
+            await stopBackgroundWork()
             throw error
         }
-        await watcher?.stop()
+        await stopBackgroundWork()
     }
 
     /// Prints where the server listens, its client key (only one it made up: a key given to it
