@@ -2,15 +2,16 @@ import Foundation
 import ImagePipeline
 
 /// The previews of an indexed library's photos: small upright JPEGs (longest side
-/// ``PreviewStore/longestSide``) made when the library is indexed, as PhotoKit makes thumbnails
-/// on import, so that a cell's first image is a file read rather than a decode of a 12-MP original.
+/// ``PreviewStore/longestSide``) made after the library is indexed, as PhotoKit makes thumbnails
+/// after import, so that a cell's first image is a file read rather than a decode of a 12-MP
+/// original (see ``IndexedLibrary/makePreviews(progress:)``; the index records which exist).
 ///
 /// They are kept beside the index, in a folder named after it (`library.sqlite` has
 /// `library-previews/`), never in the library and never in the rendition cache. One file per
 /// asset version, `<2 hex>/<UUID>-<byte size>-<modification ns>.jpg`: a changed original no
-/// longer finds the old preview (the next `PreviewMaker` run replaces it) and a lookup is one
-/// open, with no database on the image path. Files are written whole (a temporary name, then a
-/// rename), so a reader never sees half of one.
+/// longer finds the old preview (its new one replaces it) and a lookup is one open, with no
+/// database on the image path. Files are written whole (a temporary name, then a rename), so a
+/// reader never sees half of one.
 public struct PreviewStore: Sendable {
     /// The folder holding the previews (made on the first write).
     public let folder: URL

@@ -35,7 +35,7 @@ struct SmallPNGLibrary {
             data.append(rest)
             try data.write(to: root.appendingPathComponent("f\(index % folders)/IMG_\(index).png"))
         }
-        FileManager.default.createFile(atPath: stamp.path, contents: Data())
+        _ = FileManager.default.createFile(atPath: stamp.path, contents: Data())
     }
 
     /// A PNG chunk: length, type, data, CRC-32 of type and data.
