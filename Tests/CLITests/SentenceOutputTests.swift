@@ -32,6 +32,11 @@ struct SentenceOutputTests {
         }
         #expect(try await CLI.run(["index", "--library", root.path]).status == 0)
 
+        let albums = try await run(["albums"])
+        #expect(albums.first == "The albums of \(root.standardizedFileURL.path) (indexed library): title, photos and videos, kind, id.", "\(albums)")
+        #expect(albums.dropFirst().first?.contains("  camera roll  smart:all") == true, "kinds in words: \(albums)")
+        #expect(albums.contains { $0.contains("  smart album  smart:favorites") }, "\(albums)")
+
         let listed = try await run(["assets"])
         #expect(listed.count == 2, "\(listed)")
         for line in listed {

@@ -36,9 +36,18 @@ struct AlbumsCommand: AsyncParsableCommand {
             try JSONOutput.print(Output(library: library.rootURL.path, backend: library.backendName, albums: rows))
             return
         }
-        say("Library \(library.rootURL.path) (\(library.backendName))")
+        say("The albums of \(library.rootURL.path) (\(library.backendName) library): title, photos and videos, kind, id.")
         for row in rows {
-            say("\(row.title.padding(toLength: 28, withPad: " ", startingAt: 0)) \(String(row.count).leftPadded(6))  \(row.kind.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0))  \(row.id)")
+            say("\(row.title.padding(toLength: 28, withPad: " ", startingAt: 0)) \(String(row.count).leftPadded(6))  \(Self.words(row.kind).padding(toLength: 11, withPad: " ", startingAt: 0))  \(row.id)")
+        }
+    }
+}
+
+extension AlbumsCommand {
+    /// A collection's kind as words (`camera roll`, `smart album`), for the text; `--json` keeps the names.
+    static func words(_ kind: CollectionKind) -> String {
+        kind.rawValue.reduce(into: "") { text, character in
+            if character.isUppercase { text += " " + character.lowercased() } else { text.append(character) }
         }
     }
 }
