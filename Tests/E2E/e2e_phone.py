@@ -13,11 +13,13 @@ What must be true:
 - in the large image a swipe leftwards goes to the next photo, rightwards back; the arrow keys too;
 - an empty album (one made with New album) says what it is and what to do;
 - Cancel with picks asks first: "Keep picking" keeps them, confirming ends the session;
-- axe-core finds no violation on the album list, a folder, the grid, the large image and the finished page.
+- axe-core finds no violation on the sign-in page, the album list, a folder, the grid, the large image, an
+  empty album and the finished page.
 """
 
 import shutil
 import tempfile
+import urllib.parse
 from pathlib import Path
 
 from selenium.webdriver.common.by import By
@@ -81,6 +83,10 @@ def listed_titles(page):
 
 def phone_scenario(page, server, artifacts, scenario, measured):
     axe, smallest = measured["axe"], measured["smallest"]
+    own = urllib.parse.parse_qs(urllib.parse.urlparse(server.sign_in).query)["next"][0]
+    page.driver.get(server.base.rstrip("/") + own)
+    page.wait("the sign-in page", lambda d: "Sign in" in (page.text("h1") or ""))
+    check_axe(page, "the phone's sign-in page", axe)
     page.driver.get(server.sign_in)
     page.wait_view("albums-view")
     page.wait("album buttons", lambda d: d.find_elements(By.CSS_SELECTOR, "#album-list button.album"))

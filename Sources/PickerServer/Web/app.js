@@ -284,6 +284,7 @@ async function finish(state) {
   // The session `serve` made at start: what a program receives is the next thing to see
   // (docs/SECURITY.md: the client view of the server's own session).
   if (state === "complete" && session.clientView) {
+    $("finished-link").href = "received/"; // set here: the page's own links are all /ui/ files
     $("finished-next").hidden = false;
     location.replace("received/");
     return;
