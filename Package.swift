@@ -153,7 +153,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["assets-picker", "LibraryOpening", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["assets-picker", "AssetsKit", "LibraryOpening", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")]
         ),
     ],

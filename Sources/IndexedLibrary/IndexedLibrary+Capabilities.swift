@@ -30,7 +30,7 @@ extension LibraryWatcherEvent {
     /// The event as a line of a log about the library at `root`.
     func watchEvent(root: String) -> LibraryWatchEvent {
         switch self {
-        case .watching: LibraryWatchEvent(.notable, "Watching \(root) for changes (\(self))")
+        case .watching: LibraryWatchEvent(.routine, "Watching \(root) for changes (\(self))")
         case .polling, .overflowed: LibraryWatchEvent(.warning, "\(root): \(self)")
         case .rescanned(_, let summary):
             // A periodic rescan, or the one at start, that found nothing is not news.

@@ -83,7 +83,7 @@ public struct PickerServer: Sendable {
                 bound.set(port: port)
                 await onListening(port)
             },
-            logger: logger
+            logger: Self.applicationLogger(logger)
         )
         try await withThrowingDiscardingTaskGroup { group in
             // A change to the library makes remembered assets, fetches, renditions and its trash stale.
@@ -142,6 +142,14 @@ public struct PickerServer: Sendable {
 }
 
 extension PickerServer {
+    /// The log Hummingbird writes to: the server's, at notice or above, so that its routine
+    /// start-up line does not come before the lines a command prints to say what to open.
+    static func applicationLogger(_ logger: Logger) -> Logger {
+        var quieter = logger
+        quieter.logLevel = max(logger.logLevel, .notice)
+        return quieter
+    }
+
     /// Starts keeping a library in line with its storage while the server runs, when it can
     /// (`PhotoLibrary.watching`), so that files added or removed by others appear in open
     /// pickers (through the library's change stream, which the picker page follows). Says so in

@@ -44,13 +44,11 @@ struct LibraryOptions: ParsableArguments {
         }
         let opener = opener()
         let indexURL = index ?? opener.defaultIndexURL(forRoot: root)
-        let scansFirst = opener.resolve(root: root, backend: backend, indexURL: indexURL, mayCreateIndex: mayCreateIndex) == .indexed
-            && !IndexLocation.exists(at: indexURL)
         let bar = TerminalProgress(label: "Indexing")
         let library = try await opener.open(root: root, backend: backend, indexURL: indexURL, mayCreateIndex: mayCreateIndex) { progress in
             bar.update(done: progress.processed, failed: 0, total: progress.discovered)
         }
-        if scansFirst { bar.finish() }
+        bar.finish()
         return library
     }
 

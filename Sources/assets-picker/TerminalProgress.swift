@@ -1,21 +1,33 @@
 import Foundation
+import Synchronization
 
 /// A one-line progress bar on stderr, drawn only when stderr is a terminal (never into a pipe or
 /// file), so it never mixes with what a command prints on stdout (`--json` above all).
-struct TerminalProgress: Sendable {
+///
+/// Nothing is drawn until there is something to do: work of no items leaves the terminal as it
+/// was, with no bar at `0/0`.
+final class TerminalProgress: Sendable {
     let label: String
-    let isEnabled: Bool = isatty(STDERR_FILENO) == 1
+    let isEnabled: Bool
+    /// Whether the bar has been drawn (so ``finish()`` ends its line).
+    private let drawn = Mutex(false)
 
-    /// Draws the bar at `done` of `total` (empty while nothing is known to be done, so a bar
-    /// of nothing to do reads `0/0`, not full).
+    /// A bar named `label`, drawn when stderr is a terminal.
+    init(label: String, isEnabled: Bool = isatty(STDERR_FILENO) == 1) {
+        self.label = label
+        self.isEnabled = isEnabled
+    }
+
+    /// Draws the bar at `done` of `total` (empty while nothing is done); nothing while `total` is 0.
     func update(done: Int, failed: Int, total: Int) {
-        guard isEnabled else { return }
+        guard isEnabled, total > 0 else { return }
+        drawn.withLock { $0 = true }
         FileHandle.standardError.write(Data("\r\(Self.line(label: label, done: done, failed: failed, total: total))".utf8))
     }
 
-    /// Ends the bar's line.
+    /// Ends the bar's line, if a bar was drawn.
     func finish() {
-        guard isEnabled else { return }
+        guard isEnabled, drawn.withLock({ $0 }) else { return }
         FileHandle.standardError.write(Data("\n".utf8))
     }
 

@@ -42,13 +42,18 @@ struct IndexCommandTests {
         #expect(try rescan.int("scanned") == folderCount + skipped.count - 1)
     }
 
-    @Test("index writes a progress-free summary line without --json, and refuses a missing folder")
+    @Test("index writes its summary as sentences without --json (no progress bar into a file), and refuses a missing folder")
     func textAndMissingFolder() async throws {
         let copy = try CorpusCopy()
         defer { copy.remove() }
         let text = try await CLI.run(["index", copy.path])
         #expect(text.status == 0, "\(text)")
-        #expect(text.stdoutText.contains(" added, "), "\(text)")
+        let lines = text.stdoutText.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("Indexed \(copy.path): ") == true && lines.first?.contains(" new") == true, "\(text)")
+        #expect(lines.contains { $0.contains("previews of new photos are made in the background") }, "\(text)")
+        let again = try await CLI.run(["index", copy.path])
+        #expect(again.stdoutText.contains("nothing changed since the last index;"), "\(again)")
+        #expect(!again.stdoutText.contains("background"), "nothing new, nothing to make: \(again)")
         #expect(!text.stdoutText.contains("\r"), "no progress bar into a file")
 
         let missing = try await CLI.run(["index", copy.root.appendingPathComponent("nothing-here").path, "--json"])

@@ -55,7 +55,8 @@ private final class LoggedLines: LogHandler, @unchecked Sendable {
     }
 }
 
-/// The progress bar starts empty at 0/N and is never full before anything is done.
+/// The progress bar starts empty at 0/N, is never full before anything is done, and is not
+/// drawn at all for nothing to do.
 @Suite struct TerminalProgressTests {
     @Test func theBarIsFilledInProportionAndEmptyWhenThereIsNothing() {
         #expect(TerminalProgress.line(label: "Exporting", done: 0, failed: 0, total: 35) == "Exporting " + String(repeating: "░", count: 30) + " 0/35")

@@ -1,3 +1,4 @@
+import AssetsKit
 import Foundation
 import Testing
 import TestSupport
@@ -15,6 +16,27 @@ struct SentenceOutputTests {
         #expect(ReadableNumber.decimal(151.21529999999998, places: 4) == "151.2153")
         #expect(ReadableNumber.decimal(29.97002997, places: 2) == "29.97")
         #expect(ReadableNumber.decimal(30.0, places: 2) == "30")
+        #expect(ReadableNumber.count(100_000) == "100,000" && ReadableNumber.count(999) == "999" && ReadableNumber.count(1_234_567) == "1,234,567")
+        #expect(ReadableNumber.count(1, "photo", "photos") == "1 photo" && ReadableNumber.count(1_000, "photo", "photos") == "1,000 photos")
+    }
+
+    @Test("index's summary: what changed, in words; previews said only when there is something to say")
+    func indexReport() {
+        var scan = ScanSummary()
+        scan.scanned = 12_345
+        scan.added = 1_200
+        scan.removed = 2
+        scan.failed = [ScanFailure(path: "a.jpg", reason: "truncated")]
+        #expect(IndexReport.scanSentence(path: "/p", scan) == "Indexed /p: 12,345 photos and videos; 1,200 new, 2 gone from the folder; 1 could not be read (below).")
+        #expect(IndexReport.previewSentence(nil, scan: scan)?.contains("index --previews") == true)
+        var unchanged = ScanSummary()
+        unchanged.scanned = 1
+        #expect(IndexReport.scanSentence(path: "/p", unchanged) == "Indexed /p: 1 photo or video; nothing changed since the last index.")
+        #expect(IndexReport.previewSentence(nil, scan: unchanged) == nil)
+        var previews = PreviewSummary()
+        #expect(IndexReport.previewSentence(previews, scan: unchanged) == "Previews: every photo has one.")
+        previews.made = 3
+        #expect(IndexReport.previewSentence(previews, scan: unchanged) == "Previews: 3 made.")
     }
 
     @Test("changes, drafts and assets on an indexed library: sentences, the token said once, sizes in KB")

@@ -52,6 +52,34 @@ import TestSupport
         #expect(lines.contains("Press Ctrl-C to stop the server."), "\(text)")
     }
 
+    @Test("at the default log level, nothing comes before the start-up lines on the terminal; an indexed library says it is watched")
+    func nothingBeforeTheStartUpLines() async throws {
+        let scratch = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let library = scratch.appendingPathComponent("photos", isDirectory: true)
+        try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Corpus.file("A_camera_exif/goexif__sample1.jpg"), to: library.appendingPathComponent("sample.jpg"))
+
+        let process = Process()
+        process.executableURL = try CLI.executable.get()
+        process.arguments = ["serve", "--library", library.path, "--port", "0"]
+        process.environment = CLI.environment([:], scratch: scratch)
+        // One pipe for both, as a terminal shows them.
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let exit = ExitStatus()
+        process.terminationHandler = { exit.set($0.terminationStatus) }
+        try process.run()
+        defer { if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) } }
+        let text = await Self.text(of: output.fileHandleForReading, through: "Ctrl-C")
+        Glibc.kill(process.processIdentifier, SIGTERM)
+        try await HangGuard.waitUntil("serve's exit", limit: .seconds(60)) { exit.status != nil }
+
+        let first = text.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(first.hasPrefix("AssetsPicker is serving \(library.standardizedFileURL.path) (indexed library, watched for changes) at "), "\(text)")
+    }
+
     /// What the server writes up to and including the first line containing `marker` (or all it
     /// writes, if it stops first), read on a thread of its own.
     static func text(of handle: FileHandle, through marker: String) async -> String {

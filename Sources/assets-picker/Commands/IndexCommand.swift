@@ -90,9 +90,8 @@ struct IndexCommand: AsyncParsableCommand {
             try JSONOutput.print(Output(library: library.rootURL.path, index: indexURL.path, summary: summary, previews: previewSummary))
             return
         }
-        let made = previewSummary.map { "; \($0.made) previews made, \($0.failed.count) failed" } ?? ""
-        say("\(library.rootURL.path): \(summary.scanned) files, \(summary.added) added, \(summary.updated) updated, "
-              + "\(summary.moved) moved, \(summary.removed) removed, \(summary.failed.count) failed" + made)
+        say(IndexReport.scanSentence(path: library.rootURL.path, summary))
+        if let previews = IndexReport.previewSentence(previewSummary, scan: summary) { say(previews) }
         for failure in summary.failed + (previewSummary?.failed ?? []) {
             FileHandle.standardError.write(Data(PrintableText.escaping("failed \(failure.path): \(failure.reason)").utf8 + [0x0A]))
         }

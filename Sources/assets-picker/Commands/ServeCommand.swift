@@ -18,7 +18,8 @@ struct ServeCommand: AsyncParsableCommand {
             a picker page is opened without signing in). \
             A session is made at start, and the printed link opens it, so that you can try the picker at once. \
             An indexed library is watched: files added or removed in its folder appear in open pickers \
-            (--no-watch: only what 'assets-picker index' finds). \
+            (--no-watch: only what 'assets-picker index' finds); the previews its index lacks (an 'index' \
+            returns before they are made) are made in the background, newest first. \
             Stops cleanly on SIGINT or SIGTERM.
             """
     )
@@ -112,7 +113,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         do {
             try await server.run(handlesSignals: true) { port in
-                await announce(server: server, library: library, port: port, keyWasGiven: givenKey != nil)
+                await announce(server: server, library: library, port: port, keyWasGiven: givenKey != nil, isWatched: watcher != nil)
             }
         } catch let error as PickerServerError {
             await stopBackgroundWork()
@@ -127,7 +128,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// Prints where the server listens, its client key (only one it made up: a key given to it
     /// is never shown) and a sign-in link that opens a picker to try.
-    private func announce(server: PickerServer, library: any PhotoLibrary, port: Int, keyWasGiven: Bool) async {
+    private func announce(server: PickerServer, library: any PhotoLibrary, port: Int, keyWasGiven: Bool, isWatched: Bool) async {
         let shownHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : (host.contains(":") ? "[\(host)]" : host)
         let base = server.configuration.publicBaseURL?.absoluteString.trimmingSuffix("/") ?? "http://\(shownHost):\(port)"
         let trial = try? server.makeOwnSession()
@@ -147,7 +148,7 @@ struct ServeCommand: AsyncParsableCommand {
                 ? "This is the demo library. For your own photos: make run LIBRARY=~/Pictures, or assets-picker serve --library ~/Pictures.\n"
                 : ""
             let text = """
-                AssetsPicker is serving \(PrintableText.escaping(library.rootURL.path)) (\(library.backendName) library) at \(base)/
+                AssetsPicker is serving \(PrintableText.escaping(library.rootURL.path)) (\(library.backendName) library\(isWatched ? ", watched for changes" : "")) at \(base)/
 
                 To pick, open this link in a browser (it signs you in; it works once, within \(minutes) minutes):
 
