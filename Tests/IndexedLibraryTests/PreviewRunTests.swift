@@ -93,6 +93,22 @@ struct PreviewRunTests {
         #expect(try previewFiles(of: library) == before)
     }
 
+    @Test("what a killed run left half written is removed by the next run once an hour old; a write under way is left alone")
+    func leftoversOfKilledRunsAreSwept() async throws {
+        let rendering = RecordingRendering()
+        let (tree, library) = try await scanned(rendering: rendering)
+        defer { tree.remove() }
+        try await library.makePreviews()
+        let store = try #require(library.previews)
+        let old = store.partialFolder.appendingPathComponent("killed.jpg"), recent = store.partialFolder.appendingPathComponent("writing.jpg")
+        for file in [old, recent] { try Data(repeating: 0xFF, count: 4_096).write(to: file) }
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-2 * PreviewStore.leftoverAge)], ofItemAtPath: old.path)
+        try await library.makePreviews()
+        #expect(!FileManager.default.fileExists(atPath: old.path))
+        #expect(FileManager.default.fileExists(atPath: recent.path))
+        #expect(try previewFiles(of: library).keys.filter { !$0.hasPrefix(".partial/") }.count == 4, "the previews stay")
+    }
+
     @Test("a run stopped part-way keeps what it made; the next run makes the rest, newest first")
     func interruptedRunResumes() async throws {
         let rendering = RecordingRendering()

@@ -33,7 +33,8 @@ extension IndexedLibrary: LibraryPreviewing {
         await backgroundPreviews.stop()
     }
 
-    /// One run: forgets the previews no photo needs (removing their files), then makes those the
+    /// One run: removes what killed runs left half written, forgets the previews no photo needs
+    /// (removing their files), then makes those the
     /// index says are lacking, newest first, `width` at once, until done or `isInterrupted`.
     func makePreviews(width: Int, progress: (@Sendable (PreviewProgress) -> Void)?,
                       isInterrupted: @escaping @Sendable () -> Bool) async throws -> PreviewSummary {
@@ -41,6 +42,7 @@ extension IndexedLibrary: LibraryPreviewing {
         guard let previews else { return summary }
         // A preview folder removed by hand took every preview with it.
         if !previews.exists { try await index.forgetAllPreviews() }
+        previews.removeLeftovers(now: now())
         let unneeded = try await index.removeUnneededPreviews()
         for preview in unneeded { previews.remove(preview.version) }
         summary.removed = unneeded.count

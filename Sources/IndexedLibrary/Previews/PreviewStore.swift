@@ -10,8 +10,9 @@ import ImagePipeline
 /// `library-previews/`), never in the library and never in the rendition cache. One file per
 /// asset version, `<2 hex>/<UUID>-<byte size>-<modification ns>.jpg`: a changed original no
 /// longer finds the old preview (its new one replaces it) and a lookup is one open, with no
-/// database on the image path. Files are written whole (a temporary name, then a rename), so a
-/// reader never sees half of one.
+/// database on the image path. Files are written whole (into `.partial/`, then renamed into
+/// place), so a reader never sees half of one; what a process killed mid-write left there is
+/// removed by a later run (``removeLeftovers(now:)``).
 public struct PreviewStore: Sendable {
     /// The folder holding the previews (made on the first write).
     public let folder: URL
@@ -31,6 +32,13 @@ public struct PreviewStore: Sendable {
         let name = indexURL.deletingPathExtension().lastPathComponent
         self.init(folder: indexURL.deletingLastPathComponent().appendingPathComponent("\(name)-previews", isDirectory: true))
     }
+
+    /// How long a partly written preview must have been left alone before it counts as a
+    /// leftover: a write takes moments.
+    static let leftoverAge: TimeInterval = 3_600
+
+    /// The folder previews are written into before they are renamed into place.
+    var partialFolder: URL { folder.appendingPathComponent(".partial", isDirectory: true) }
 
     /// Where the preview of this version of an asset's file is (it may not exist).
     public func url(for version: SourceVersion) -> URL {
@@ -53,9 +61,9 @@ public struct PreviewStore: Sendable {
     /// version of the asset's file, if it had one.
     public func store(_ jpeg: Data, for version: SourceVersion, replacing previous: SourceVersion? = nil) throws {
         let target = url(for: version)
-        let shard = target.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: shard, withIntermediateDirectories: true)
-        let partial = shard.appendingPathComponent(".\(UUID().uuidString).partial")
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: partialFolder, withIntermediateDirectories: true)
+        let partial = partialFolder.appendingPathComponent("\(UUID().uuidString).jpg")
         try jpeg.write(to: partial)
         guard rename(partial.path, target.path) == 0 else {
             let reason = String(cString: strerror(errno))
@@ -63,6 +71,23 @@ public struct PreviewStore: Sendable {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot store a preview: \(reason)"])
         }
         if let previous, previous != version { remove(previous) }
+    }
+
+    /// Removes what writes that never finished left in `.partial/` (a process killed between a
+    /// write and its rename), untouched for ``leftoverAge`` before `now`; returns how many. One
+    /// folder is read, however many previews there are.
+    @discardableResult
+    public func removeLeftovers(now: Date = Date()) -> Int {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: partialFolder.path) else { return 0 }
+        var removed = 0
+        for name in names {
+            let path = partialFolder.appendingPathComponent(name).path
+            var status = stat()
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+                  Double(status.st_mtim.tv_sec) < now.timeIntervalSince1970 - Self.leftoverAge else { continue }
+            if unlink(path) == 0 { removed += 1 }
+        }
+        return removed
     }
 
     /// Removes the preview of `version`, if there is one.
