@@ -19,11 +19,11 @@ import MediaProbing
 public final class IndexedLibrary: FolderAuthorizing {
     public let rootURL: URL
     public let backendName = "indexed"
-    /// Whether the originals can be written (``OriginalsStore/isWritable``): imports, purges of
+    /// Whether the originals can be written (`OriginalsStore.isWritable`): imports, purges of
     /// imported files and every other change need it (``changing`` is `nil` otherwise).
     public var isWritable: Bool { originals.isWritable }
     /// Where the bytes of the originals are kept.
-    public let originals: any OriginalsStore
+    package let originals: any OriginalsStore
     /// Renders, caches and prefetches images.
     public let imageManager: CachingImageManager
     /// The photos' previews, made by ``makePreviews(progress:)`` (beside the index); `nil` for none.
@@ -47,16 +47,25 @@ public final class IndexedLibrary: FolderAuthorizing {
     /// - Parameters:
     ///   - root: The folder the library shows.
     ///   - databaseURL: Where the index is (its folder is made when missing).
-    ///   - originals: Where the originals are kept (default: ``LocalOriginalsStore`` of `root`).
     ///   - reader: How scans read file metadata.
     ///   - imageManager: Renders and caches images (default: a memory cache, and a disk cache
     ///     of `diskCacheBytes` in a `cache` folder beside the index when that is given).
     ///   - diskCacheBytes: The disk cache budget of the default image manager; `nil` for none.
     ///   - now: The present, for Recently Added and the date assets are added; injectable for tests.
-    public convenience init(root: URL, databaseURL: URL, originals: (any OriginalsStore)? = nil,
+    public convenience init(root: URL, databaseURL: URL,
                             reader: any MediaMetadataReading = MediaMetadataReader(),
                             imageManager: CachingImageManager? = nil, diskCacheBytes: Int64? = nil,
                             now: @escaping @Sendable () -> Date = { Date() }) throws {
+        try self.init(root: root, databaseURL: databaseURL, originals: nil, reader: reader, imageManager: imageManager,
+                      diskCacheBytes: diskCacheBytes, now: now)
+    }
+
+    /// Opens the index of `root` at `databaseURL` as the public initializer does, over the
+    /// originals kept in `originals` (default: `LocalOriginalsStore`, the folder `root`).
+    package convenience init(root: URL, databaseURL: URL, originals: (any OriginalsStore)?,
+                             reader: any MediaMetadataReading = MediaMetadataReader(),
+                             imageManager: CachingImageManager? = nil, diskCacheBytes: Int64? = nil,
+                             now: @escaping @Sendable () -> Date = { Date() }) throws {
         let manager = try imageManager ?? {
             let renderer = (reader as? MediaMetadataReader)?.renderer ?? ImageRenderer()
             let diskCache = try diskCacheBytes.map {
@@ -91,7 +100,7 @@ public final class IndexedLibrary: FolderAuthorizing {
     /// - Parameter progress: Called as files are found and dealt with, for a progress bar.
     @discardableResult
     public func scan(progress: (@Sendable (ScanProgress) -> Void)? = nil) async throws -> ScanSummary {
-        let summary = try await LibraryScanner(root: rootURL, index: index, reader: reader, now: now).scan(progress: progress)
+        let summary = try await LibraryScanner(source: originals, index: index, reader: reader, now: now).scan(progress: progress)
         try await index.recordCompletedScan(at: now())
         return summary
     }

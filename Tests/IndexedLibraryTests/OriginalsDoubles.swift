@@ -1,11 +1,28 @@
 import AssetsKit
 import Foundation
 import IndexedLibrary
+import LibraryTree
+import MediaProbing
 import Synchronization
+
+/// A store over a library folder that scans as the local store under it does.
+protocol ScansLikeLocalStore: OriginalsStore {
+    var base: LocalOriginalsStore { get }
+}
+
+extension ScansLikeLocalStore {
+    func walk() throws -> any ListingWalk { try base.walk() }
+    func fingerprint(of file: FileEntry) async throws -> String { try await base.fingerprint(of: file) }
+    func metadata(of file: FileEntry, reader: any MediaMetadataReading) async throws -> MediaMetadata {
+        try await base.metadata(of: file, reader: reader)
+    }
+    func holdsFileNow(at path: String) -> Bool { base.holdsFileNow(at: path) }
+    func removeLeftovers() { base.removeLeftovers() }
+}
 
 /// The originals of a library folder, through a store that says it cannot write them (as
 /// read-only media, or a bucket without write access, would).
-struct ReadOnlyOriginals: OriginalsStore {
+struct ReadOnlyOriginals: ScansLikeLocalStore {
     let base: LocalOriginalsStore
     var isWritable: Bool { false }
 
@@ -24,8 +41,8 @@ struct ReadOnlyOriginals: OriginalsStore {
 }
 
 /// The originals of a library folder, noting every call the library makes to its store.
-final class RecordingOriginals: OriginalsStore {
-    private let base: LocalOriginalsStore
+final class RecordingOriginals: ScansLikeLocalStore {
+    let base: LocalOriginalsStore
     private let log = Mutex<[String]>([])
 
     init(root: URL) { base = LocalOriginalsStore(root: root) }

@@ -1,16 +1,18 @@
 import AssetsKit
-import LibraryTree
 import Foundation
+import ImagePipeline
+import LibraryTree
+import MediaProbing
 
 /// Originals kept as files in the library folder: an indexed library's store today.
 ///
 /// Adopted originals stay where they are; imports are staged as hidden files in `Imports/`
 /// (hidden files are no part of the library), flushed to disk, then given their name with a
 /// hard link that never replaces a file.
-public struct LocalOriginalsStore: OriginalsStore {
+package struct LocalOriginalsStore: OriginalsStore {
     /// The library folder.
-    public let root: URL
-    public let isWritable: Bool
+    package let root: URL
+    package let isWritable: Bool
 
     /// The folder staged imports are written into, relative to the root.
     static let stagingFolder = "Imports"
@@ -19,28 +21,28 @@ public struct LocalOriginalsStore: OriginalsStore {
 
     /// The originals in the folder `root`; writable when this process may write it and its mode
     /// lets anyone write it (`FolderAccess.isWritable`: root too respects `chmod a-w`).
-    public init(root: URL) {
+    package init(root: URL) {
         self.root = root.standardizedFileURL
         isWritable = FolderAccess.isWritable(self.root)
     }
 
-    public func original(at path: String, byteSize: Int64, modificationTime: Int64) async throws -> OriginalLocation {
+    package func original(at path: String, byteSize: Int64, modificationTime: Int64) async throws -> OriginalLocation {
         OriginalLocation(root: root, relativePath: path, byteSize: byteSize, modificationTime: modificationTime)
     }
 
-    public func stage(copying source: URL, named name: String) throws -> URL {
+    package func stage(copying source: URL, named name: String) throws -> URL {
         let staged = try stagingURL(for: name)
         try DurableFile.copy(source, to: staged)
         return staged
     }
 
-    public func stage(_ data: Data, named name: String) throws -> URL {
+    package func stage(_ data: Data, named name: String) throws -> URL {
         let staged = try stagingURL(for: name)
         try DurableFile.store(data, at: staged)
         return staged
     }
 
-    public func publish(_ staged: URL, in folder: String, candidates: some Sequence<String>) throws -> StoredOriginal {
+    package func publish(_ staged: URL, in folder: String, candidates: some Sequence<String>) throws -> StoredOriginal {
         let folderURL = root.appendingPathComponent(folder, isDirectory: true)
         try createFolder(folderURL)
         let taken = try DurableFile.publish(staged, in: folderURL, names: candidates)
@@ -50,12 +52,34 @@ public struct LocalOriginalsStore: OriginalsStore {
         return file.stored
     }
 
-    public func discard(_ staged: URL) {
+    package func discard(_ staged: URL) {
         unlink(staged.path)
     }
 
-    public func remove(at path: String) {
+    package func remove(at path: String) {
         unlink(url(of: path).path)
+    }
+
+    // MARK: What a scan walks and reads
+
+    package func walk() throws -> any ListingWalk {
+        FolderListingWalk(folders: try FolderEnumerator(root: root).directories())
+    }
+
+    package func fingerprint(of file: FileEntry) async throws -> String {
+        try await BlockingWork.run { try FileFingerprint.of(file.url, byteSize: file.byteSize) }
+    }
+
+    package func metadata(of file: FileEntry, reader: any MediaMetadataReading) async throws -> MediaMetadata {
+        try await reader.read(file.url, as: file.mediaType)
+    }
+
+    package func holdsFileNow(at path: String) -> Bool {
+        FileEntry.current(at: path, root: root) != nil
+    }
+
+    package func removeLeftovers() {
+        StagingLeftovers.remove(under: root)
     }
 
     private func url(of path: String) -> URL {

@@ -16,8 +16,10 @@ import Foundation
 /// original whose row is not written), ``discard(_:)`` and ``remove(at:)`` when it does not commit
 /// or an imported original is purged.
 ///
+/// A store is also what a scan walks and reads (``ScanSource``).
+///
 /// ``LocalOriginalsStore`` keeps them in the library folder.
-public protocol OriginalsStore: Sendable {
+package protocol OriginalsStore: ScanSource {
     /// Whether new originals can be written and imported ones removed; an indexed library
     /// takes changes only then.
     var isWritable: Bool { get }

@@ -4,10 +4,10 @@ import ImagePipeline
 import LibraryTree
 import MediaProbing
 
-/// Brings the index in line with the folder tree, adopting files in place (originals are only
-/// ever read).
+/// Brings the index in line with the originals' store (a ``ScanSource``: the folder tree, or a
+/// bucket's objects), adopting files in place (originals are only ever read).
 ///
-/// The tree is walked one folder at a time and each folder's listing is compared with what the
+/// The store is walked one folder at a time and each folder's listing is compared with what the
 /// index holds for it, so memory never grows with the library. Only files new to the index or
 /// whose size or modification time changed are read, several at once; results are written in
 /// batched transactions, each written while the next is gathered. A new path whose content fingerprint matches an asset whose path is
@@ -16,7 +16,7 @@ import MediaProbing
 /// whose asset was purged (`ignored_path`) is passed over while it is the same version; once it
 /// is gone or replaced, the path is forgotten and a new file there is adopted.
 struct LibraryScanner: Sendable {
-    let root: URL
+    let source: any ScanSource
     let index: any IndexStore
     let reader: any MediaMetadataReading
     /// Rows written per transaction.
@@ -45,10 +45,10 @@ struct LibraryScanner: Sendable {
     }
 
     func scan(progress report: (@Sendable (ScanProgress) -> Void)? = nil) async throws -> ScanSummary {
-        StagingLeftovers.remove(under: root)
+        source.removeLeftovers()
         var run = Run()
         run.mayHoldMoves = try await index.hasAssets()
-        var walk = try FolderEnumerator(root: root).directories()
+        var walk = try source.walk()
         let claims = MoveClaims()
         try await withThrowingTaskGroup(of: ScanOutcome.self) { group in
             var inFlight = 0
@@ -66,8 +66,7 @@ struct LibraryScanner: Sendable {
                 report?(run.progress)
                 if run.batch.count >= batchSize { try await flush(&run) }
             }
-            while let listing = walk.next() {
-                try Task.checkCancellation()
+            while let listing = try await walk.next() {
                 for work in try await plan(listing, &run) {
                     if inFlight >= width, let outcome = try await group.next() { try await take(outcome) }
                     let mayBeMove = run.mayHoldMoves
@@ -145,7 +144,7 @@ struct LibraryScanner: Sendable {
         let file = work.file
         let fingerprint: String
         do {
-            fingerprint = try await BlockingWork.run { try FileFingerprint.of(file.url, byteSize: file.byteSize) }
+            fingerprint = try await source.fingerprint(of: file)
         } catch {
             return .failed(file, assetID: work.assetID, reason: "\(error)", didRead: false)
         }
@@ -153,7 +152,7 @@ struct LibraryScanner: Sendable {
             return .moved(file, assetID: moved)
         }
         do {
-            let metadata = try await reader.read(file.url, as: file.mediaType)
+            let metadata = try await source.metadata(of: file, reader: reader)
             return .read(file, assetID: work.assetID, metadata, fingerprint: fingerprint)
         } catch {
             return .failed(file, assetID: work.assetID, reason: "\(error)", didRead: true)
@@ -163,7 +162,7 @@ struct LibraryScanner: Sendable {
     /// The row of an asset with this content whose indexed path no longer holds a media file.
     private func movedAsset(withFingerprint fingerprint: String, claims: MoveClaims) async throws -> Int64? {
         let candidates = try await index.assets(withFingerprint: fingerprint)
-        for candidate in candidates where FileEntry.current(at: candidate.path, root: root) == nil {
+        for candidate in candidates where !(await source.holdsFile(at: candidate.path)) {
             if claims.claim(candidate.id) { return candidate.id }
         }
         return nil
@@ -207,7 +206,7 @@ struct LibraryScanner: Sendable {
             // A file that appeared after its folder was read (an import committed meanwhile)
             // is not missing: only rows with no media file of the library at their path now
             // (gone, or a directory or a link out in its place) are removed.
-            run.summary.removed += try await index.removeAssets(chunk) { [root] path in FileEntry.current(at: path, root: root) == nil }
+            run.summary.removed += try await index.removeAssets(chunk) { [source] path in !source.holdsFileNow(at: path) }
         }
         try await index.forget(failureFolders: leftovers.failureFolders, ignoredFolders: leftovers.ignoredFolders,
                                directories: leftovers.directories + run.unlistedDirectories)
