@@ -21,7 +21,9 @@ public struct ImageRequest: Sendable, Hashable {
     public var format: ImageFormat
     /// Encoder quality, 1...100.
     public var quality: Int
-    /// Whether an original that lives elsewhere (an HTTP origin) may be downloaded.
+    /// Whether an original kept elsewhere (a bucket) may be fetched to make the image. Without
+    /// it, an image that needs such an original not yet on this machine fails with
+    /// ``LibraryError/networkAccessRequired(file:)`` (after the degraded image, when there is one).
     public var isNetworkAccessAllowed: Bool
     /// How urgent the image is: the render queue's tier its render waits in. A
     /// ``DeliveryMode/fastFormat`` render is always ``RenderPriority/visibleFirst``.

@@ -23,6 +23,10 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// replaced by another version or by something else, or reached through a link that
     /// leads out of the library. Named by its file name only.
     case originalUnavailable(file: String)
+    /// An original kept elsewhere (in a bucket) and not on this machine, asked for without
+    /// network access (`ImageRequest.isNetworkAccessAllowed`, or a download that did not allow
+    /// it). Named by its file name only.
+    case networkAccessRequired(file: String)
     /// An operation the backend does not offer.
     case unsupported(String)
     /// A change token later than any the library has given.
@@ -51,6 +55,8 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(path): \(reason)"
         case .originalUnavailable(let file):
             "\(file): the original is missing or changed since the library last read it; index or list the library again"
+        case .networkAccessRequired(let file):
+            "\(file): the original is not on this machine; fetching it needs network access, which this request did not allow"
         case .unsupported(let what):
             "\(what) is not supported by this library"
         case let .futureChangeToken(token, latest):

@@ -67,6 +67,12 @@ public protocol PhotoLibrary: Sendable {
     ///   since the library read it, or leads out of the library.
     func originalFile(for asset: Asset) async throws -> OriginalResource
 
+    /// The original file of a photo or video, as ``originalFile(for:)`` gives it, fetched first
+    /// when it is kept elsewhere (a bucket) and `request` allows network access, with progress.
+    /// - Throws: What ``originalFile(for:)`` throws; ``LibraryError/networkAccessRequired(file:)``
+    ///   for an original elsewhere that `request` may not fetch.
+    func originalFile(for asset: Asset, request: OriginalRequest) async throws -> OriginalResource
+
     // MARK: Prefetching
 
     /// Starts preparing images of `assets` for `request` in the background (the grid rows
@@ -104,6 +110,12 @@ public protocol PhotoLibrary: Sendable {
 }
 
 extension PhotoLibrary {
+    /// An original file of a library whose originals are all on this machine: as
+    /// ``originalFile(for:)`` gives it, whatever `request` allows.
+    public func originalFile(for asset: Asset, request: OriginalRequest) async throws -> OriginalResource {
+        try await originalFile(for: asset)
+    }
+
     /// No quick images: a backend without previews or embedded thumbnails renders every image.
     public func quickImages(for assets: [Asset], request: ImageRequest,
                             startingBefore deadline: ContinuousClock.Instant) async -> [UUID: ImageResult] { [:] }

@@ -19,13 +19,16 @@ extension IndexedLibrary: ImageSourcing {
         return sources
     }
 
-    /// The original behind `record`, as the index knows it now (without its preview).
+    /// The original behind `record`, as the index knows it now (without its preview), with what
+    /// fetches it when its store keeps it elsewhere.
     func imageSource(of record: AssetRecord) async throws -> ImageSourceFile {
-        ImageSourceFile(
+        var source = ImageSourceFile(
             assetKey: record.uuid.uuidString, original: try await originalLocation(of: record), byteSize: record.byteSize,
             modificationDate: record.modificationDate, mediaType: MediaType(databaseCode: record.mediaType),
             pixelSize: PixelSize(width: record.pixelWidth, height: record.pixelHeight),
             orientation: record.orientation, hasEmbeddedThumbnail: record.hasEmbeddedThumbnail, duration: record.duration)
+        source.fetcher = originals.fetcher
+        return source
     }
 
     /// Whether a file gets a preview: a photo without an embedded EXIF thumbnail.

@@ -118,8 +118,21 @@ public final class IndexedLibrary: FolderAuthorizing {
     /// - Throws: `LibraryError.assetNotFound(_:)` for an asset the index no longer
     ///   has; `LibraryError.originalUnavailable(file:)` when its file is gone or changed.
     public func originalFile(for asset: Asset) async throws -> OriginalResource {
+        try await originalFile(for: asset, request: OriginalRequest())
+    }
+
+    /// The original of `asset`, as ``originalFile(for:)`` gives it, fetched first when its store
+    /// keeps it elsewhere and `request` allows network access.
+    /// - Throws: What ``originalFile(for:)`` throws; `LibraryError.networkAccessRequired(file:)`
+    ///   when it must be fetched and `request` does not allow it.
+    public func originalFile(for asset: Asset, request: OriginalRequest) async throws -> OriginalResource {
         let record = try await record(of: asset)
-        return OriginalResource(file: try await originalLocation(of: record).open(), filename: record.filename, byteSize: record.byteSize,
+        let location = try await originalLocation(of: record)
+        if let fetcher = originals.fetcher, !fetcher.isLocal(location) {
+            guard request.isNetworkAccessAllowed else { throw LibraryError.networkAccessRequired(file: record.filename) }
+            try await fetcher.fetch(location, progress: request.progress)
+        }
+        return OriginalResource(file: try location.open(), filename: record.filename, byteSize: record.byteSize,
                                 contentType: MediaFileType.mimeType(ofFileNamed: record.filename))
     }
 

@@ -23,6 +23,16 @@ public struct ImageSourceFile: Sendable, Hashable {
     /// A small upright JPEG of this version made ahead of time (an indexed library's preview,
     /// see `PreviewStore`), the quickest degraded image; it need not exist.
     public var previewURL: URL?
+    /// What brings the original to ``original``'s local place when it is kept elsewhere (a
+    /// bucket); `nil` when it is always there. A render that needs the original waits for it
+    /// when the request allows network access, and fails with
+    /// `LibraryError.networkAccessRequired(file:)` when it does not.
+    public var fetcher: (any OriginalFetching)? {
+        get { fetcherIdentity?.fetcher }
+        set { fetcherIdentity = newValue.map(FetcherIdentity.init) }
+    }
+    /// ``fetcher``, compared by identity (so that a source stays `Hashable`).
+    private var fetcherIdentity: FetcherIdentity?
 
     public init(assetKey: String, original: OriginalLocation, byteSize: Int64, modificationDate: Date, mediaType: MediaType,
                 pixelSize: PixelSize, orientation: Int = 1, hasEmbeddedThumbnail: Bool = false, duration: Double? = nil,
@@ -52,8 +62,30 @@ public struct ImageSourceFile: Sendable, Hashable {
                   orientation: asset.orientation, hasEmbeddedThumbnail: asset.hasEmbeddedThumbnail, duration: asset.duration)
     }
 
+    /// Whether a render can read the original without waiting for the network.
+    public var isLocal: Bool {
+        fetcher?.isLocal(original) ?? true
+    }
+
+    /// Brings the original to its local place when it is kept elsewhere and not here yet.
+    /// - Throws: `LibraryError.networkAccessRequired(file:)` when it must be fetched and
+    ///   `allowingNetwork` is `false`; what the fetcher throws.
+    public func fetchOriginal(allowingNetwork: Bool, progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws {
+        guard let fetcher, !fetcher.isLocal(original) else { return }
+        guard allowingNetwork else { throw LibraryError.networkAccessRequired(file: original.filename) }
+        try await fetcher.fetch(original, progress: progress)
+    }
+
     /// Identifies this version of the file: asset, size and modification time to the nanosecond.
     public var version: SourceVersion {
         SourceVersion(assetKey: assetKey, byteSize: byteSize, modificationTime: SourceVersion.nanoseconds(modificationDate))
     }
+}
+
+/// A fetcher compared by identity.
+private struct FetcherIdentity: Sendable, Hashable {
+    let fetcher: any OriginalFetching
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.fetcher === rhs.fetcher }
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(fetcher)) }
 }

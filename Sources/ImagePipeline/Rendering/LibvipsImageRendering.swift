@@ -6,7 +6,8 @@ import ImageMetadata
 ///
 /// Each render opens the original confined to its library (`OriginalLocation.open()`)
 /// and reads only that open file: libvips through `/proc/self/fd/N`, ffmpeg through the same
-/// descriptor as a child process sees it.
+/// descriptor as a child process sees it. An original kept elsewhere is fetched first, when the
+/// request allows network access (``ImageSourceFile/fetchOriginal(allowingNetwork:progress:)``).
 public struct LibvipsImageRendering: ImageRendering {
     public let renderer: ImageRenderer
 
@@ -15,6 +16,7 @@ public struct LibvipsImageRendering: ImageRendering {
     }
 
     public func render(_ source: ImageSourceFile, request: ImageRequest) async throws -> ImageResult {
+        try await source.fetchOriginal(allowingNetwork: request.isNetworkAccessAllowed)
         let original = try source.original.open()
         defer { withExtendedLifetime(original) {} }
         do {

@@ -24,6 +24,10 @@ package protocol OriginalsStore: ScanSource {
     /// takes changes only then.
     var isWritable: Bool { get }
 
+    /// What brings an original kept elsewhere to the local place ``original(at:byteSize:modificationTime:)``
+    /// names; `nil` (the default) for a store whose originals are all on this machine.
+    var fetcher: (any OriginalFetching)? { get }
+
     /// Where the local file with the bytes of the original stored at `path` is: a folder and
     /// a path in it, with the version the index knows. Nothing is checked here: a reader opens
     /// it with `OriginalLocation.open()`, which refuses a file that is gone, another
@@ -48,4 +52,9 @@ package protocol OriginalsStore: ScanSource {
     func discard(_ staged: URL)
     /// Removes the original stored at `path` (a purged import); a failure leaves it for a person.
     func remove(at path: String)
+}
+
+extension OriginalsStore {
+    /// None: the originals are all on this machine.
+    package var fetcher: (any OriginalFetching)? { nil }
 }
