@@ -78,6 +78,10 @@ extension S3Client {
                         received = 0
                     }
                     let facts = try self.object(key: key, bucket: bucket, headers: response.headers)
+                    // A server that ignores If-Match must not hand over another version either.
+                    if let requiredETag, !facts.eTag.isEmpty, facts.eTag != requiredETag {
+                        throw S3Error.changed(bucket: bucket, key: key)
+                    }
                     total = facts.byteSize
                     if object == nil { object = facts }
                 case 206:

@@ -42,7 +42,7 @@ extension S3Client {
         }
         if let eTag { headers.append(("if-match", eTag)) }
         let request = Request(method: .GET, bucket: bucket, key: key, headers: headers)
-        let response = try await send(request, deadline: .now() + limits.requestTimeout)
+        let response = try await send(request, deadline: Self.deadline(after: limits.requestTimeout))
         switch response.status.code {
         case 416:
             _ = try? await response.body.collect(upTo: limits.maximumErrorBytes)
@@ -73,7 +73,7 @@ extension S3Client {
     public func put(bucket: String, key: String, data: Data, contentType: String?) async throws -> String {
         var request = Request(method: .PUT, bucket: bucket, key: key, payload: .bytes(data))
         if let contentType { request.headers.append(("content-type", contentType)) }
-        let timeout = limits.requestTimeout + .seconds(Int64(data.count >> 20))
+        let timeout = limits.requestTimeout + .seconds(data.count >> 20)
         let (response, _) = try await perform(request, limit: limits.maximumErrorBytes, timeout: timeout)
         return response.headers.first(name: "etag") ?? ""
     }

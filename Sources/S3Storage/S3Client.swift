@@ -35,8 +35,9 @@ public final class S3Client: Sendable {
         public var maximumListingBytes = 8 << 20
         /// The most of an error answer that is read: 64 KiB.
         public var maximumErrorBytes = 64 << 10
-        /// How long a request without a long body may take from start to end.
-        public var requestTimeout: TimeAmount = .seconds(60)
+        /// How long a request without a long body may take from start to end (an upload gets a
+        /// second more per MiB).
+        public var requestTimeout: Duration = .seconds(60)
         /// How many times a download tries again after its connection drops without progress.
         public var downloadAttempts = 4
         /// The first pause before trying a download again; it doubles each time, up to 2 s.
@@ -127,6 +128,11 @@ extension S3Client {
         return Address(host: host, encodedPath: path, origin: "\(scheme)://\(host)")
     }
 
+    /// The NIO deadline `duration` from now.
+    static func deadline(after duration: Duration) -> NIODeadline {
+        .now() + .nanoseconds(Int64(duration / .nanoseconds(1)))
+    }
+
     /// `request` addressed and signed at the client's clock, ready to send.
     func prepare(_ request: Request) -> HTTPClientRequest {
         let address = address(bucket: request.bucket, key: request.key)
@@ -169,8 +175,8 @@ extension S3Client {
 
     /// Sends `request` and reads its whole (bounded) answer; a refusal becomes the ``S3Error``
     /// it means.
-    func perform(_ request: Request, limit: Int, timeout: TimeAmount? = nil) async throws -> (HTTPClientResponse, Data) {
-        let response = try await send(request, deadline: .now() + (timeout ?? limits.requestTimeout))
+    func perform(_ request: Request, limit: Int, timeout: Duration? = nil) async throws -> (HTTPClientResponse, Data) {
+        let response = try await send(request, deadline: Self.deadline(after: timeout ?? limits.requestTimeout))
         guard (200..<300).contains(response.status.code) else {
             throw await failure(response, bucket: request.bucket, key: request.key)
         }
@@ -188,7 +194,7 @@ extension S3Client {
             let buffer = try await response.body.collect(upTo: limit)
             return Data(buffer: buffer)
         } catch is NIOTooManyBytesError {
-            throw S3Error.tooLarge(bucket: bucket, key: key ?? "", size: Int64(limit) + 1, limit: Int64(limit))
+            throw S3Error.tooLarge(bucket: bucket, key: key ?? "", size: -1, limit: Int64(limit))
         } catch {
             throw transportFailure(error)
         }

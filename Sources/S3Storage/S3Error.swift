@@ -19,7 +19,7 @@ public enum S3Error: Error, Sendable, Equatable, CustomStringConvertible {
     /// Fewer (or more) bytes arrived than the object has.
     case truncated(bucket: String, key: String, expected: Int64, received: Int64)
     /// An answer larger than the caller's bound (``S3Client/bytes(bucket:key:range:ifMatch:)``)
-    /// or than a listing or error may be.
+    /// or than a listing or error may be; `size` is -1 when the answer did not say its size.
     case tooLarge(bucket: String, key: String, size: Int64, limit: Int64)
     /// Any other refusal: the HTTP status and S3's error code and message.
     case http(bucket: String, key: String?, status: Int, code: String, message: String)
@@ -44,7 +44,7 @@ public enum S3Error: Error, Sendable, Equatable, CustomStringConvertible {
         case let .truncated(bucket, key, expected, received):
             "s3://\(bucket)/\(key): \(received) bytes arrived of \(expected)"
         case let .tooLarge(bucket, key, size, limit):
-            "s3://\(bucket)/\(key): \(size) bytes is over the limit of \(limit)"
+            "s3://\(bucket)/\(key): \(size < 0 ? "more than \(limit)" : "\(size)") bytes is over the limit of \(limit)"
         case let .http(bucket, key, status, code, message):
             "s3://\(bucket)\(key.map { "/\($0)" } ?? ""): HTTP \(status)\(code.isEmpty ? "" : " \(code)")\(message.isEmpty ? "" : ": \(message)")"
         case let .malformed(what):
