@@ -55,3 +55,29 @@ struct CredentialsTests {
         }
     }
 }
+
+/// Temporary credentials from moto's STS: the session token is sent, signed and checked.
+@Suite("temporary credentials on a server that checks signatures")
+struct TemporaryCredentialsTests {
+    @Test("temporary credentials with their session token are accepted; without it or with another they are refused")
+    func sessionToken() async throws {
+        let server = try await MotoServer.authenticating()
+        let bucket = try await Fixtures.bucket("session", on: server)
+        let temporary = try await server.temporaryCredentials()
+        #expect(temporary.sessionToken != nil)
+        let client = server.client(credentials: temporary)
+        try await client.put(bucket: bucket, key: "k", data: Data("temporary".utf8), contentType: nil)
+        #expect(try await client.bytes(bucket: bucket, key: "k", range: nil, ifMatch: nil) == Data("temporary".utf8))
+
+        var otherToken = temporary
+        otherToken.sessionToken = "not-the-token"
+        await #expect(throws: S3Error.accessDenied(bucket: bucket, reason: "the credentials were refused (InvalidToken)")) {
+            try await server.client(credentials: otherToken).bytes(bucket: bucket, key: "k", range: nil, ifMatch: nil)
+        }
+        var noToken = temporary
+        noToken.sessionToken = nil
+        await #expect(throws: S3Error.self) {
+            try await server.client(credentials: noToken).bytes(bucket: bucket, key: "k", range: nil, ifMatch: nil)
+        }
+    }
+}

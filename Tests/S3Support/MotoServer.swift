@@ -53,6 +53,13 @@ public final class MotoServer: Sendable {
         S3Client(configuration: configuration(credentials: credentials, endpoint: endpoint))
     }
 
+    /// Temporary credentials (an access key id, a secret and a session token) from moto's STS:
+    /// a role made for the caller, allowed everything, assumed by the IAM user. Only on the
+    /// authenticating server, which checks the token as AWS does.
+    public func temporaryCredentials() async throws -> S3Credentials {
+        try await IAMSetup.assumeRole(port: port, user: credentials)
+    }
+
     /// What a test gets when moto is not installed.
     public struct Missing: Error, CustomStringConvertible {
         public var description: String {
@@ -180,28 +187,52 @@ enum MotoProcess {
 /// The authenticating server's IAM user, made through moto's IAM API in its first three
 /// (unchecked) actions.
 enum IAMSetup {
+    static let user = "s3-storage-tests"
+    static let setupKeys = S3Credentials(accessKeyID: "AKIAMOTOSETUP0000000", secretAccessKey: "setup")
+
     static func makeUser(port: Int) async throws -> S3Credentials {
-        let user = "s3-storage-tests"
-        _ = try await call(port: port, ["Action": "CreateUser", "UserName": user])
-        let answer = try await call(port: port, ["Action": "CreateAccessKey", "UserName": user])
+        _ = try await call(port: port, service: "iam", ["Action": "CreateUser", "UserName": user])
+        let answer = try await call(port: port, service: "iam", ["Action": "CreateAccessKey", "UserName": user])
         guard let keyID = element("AccessKeyId", in: answer), let secret = element("SecretAccessKey", in: answer) else {
             throw MotoServer.StartFailure(reason: "CreateAccessKey gave no key: \(answer.prefix(500))")
         }
-        let policy = #"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}"#
-        _ = try await call(port: port, ["Action": "PutUserPolicy", "UserName": user, "PolicyName": "everything",
-                                        "PolicyDocument": policy])
+        _ = try await call(port: port, service: "iam", ["Action": "PutUserPolicy", "UserName": user, "PolicyName": "everything",
+                                                        "PolicyDocument": allowEverything])
         return S3Credentials(accessKeyID: keyID, secretAccessKey: secret)
     }
 
-    /// One IAM Query API call (a form `POST`, signed for the service `iam`); its XML answer.
-    private static func call(port: Int, _ parameters: [String: String]) async throws -> String {
-        let form = (parameters.merging(["Version": "2010-05-08"]) { $1 })
+    static let allowEverything = #"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}"#
+
+    /// A new role the user may assume and that may do everything, assumed through STS.
+    static func assumeRole(port: Int, user keys: S3Credentials) async throws -> S3Credentials {
+        let role = "s3-storage-tests-\(UUID().uuidString.prefix(8).lowercased())"
+        let trust = #"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"arn:aws:iam::123456789012:user/"#
+            + user + #""},"Action":"sts:AssumeRole"}]}"#
+        let created = try await call(port: port, service: "iam", signedWith: keys,
+                                     ["Action": "CreateRole", "RoleName": role, "AssumeRolePolicyDocument": trust])
+        guard let arn = element("Arn", in: created) else {
+            throw MotoServer.StartFailure(reason: "CreateRole gave no ARN: \(created.prefix(500))")
+        }
+        _ = try await call(port: port, service: "iam", signedWith: keys,
+                           ["Action": "PutRolePolicy", "RoleName": role, "PolicyName": "everything", "PolicyDocument": allowEverything])
+        let assumed = try await call(port: port, service: "sts", signedWith: keys, version: "2011-06-15",
+                                     ["Action": "AssumeRole", "RoleArn": arn, "RoleSessionName": "tests"])
+        guard let keyID = element("AccessKeyId", in: assumed), let secret = element("SecretAccessKey", in: assumed),
+              let token = element("SessionToken", in: assumed) else {
+            throw MotoServer.StartFailure(reason: "AssumeRole gave no credentials: \(assumed.prefix(500))")
+        }
+        return S3Credentials(accessKeyID: keyID, secretAccessKey: secret, sessionToken: token)
+    }
+
+    /// One IAM or STS Query API call (a signed form `POST`); its XML answer.
+    private static func call(port: Int, service: String, signedWith keys: S3Credentials = setupKeys, version: String = "2010-05-08",
+                             _ parameters: [String: String]) async throws -> String {
+        let form = (parameters.merging(["Version": version]) { $1 })
             .map { "\(formEncode($0.key))=\(formEncode($0.value))" }.sorted().joined(separator: "&")
         let body = Data(form.utf8)
         let host = "127.0.0.1:\(port)"
         let headers = [("host", host), ("content-type", "application/x-www-form-urlencoded")]
-        let signer = SigV4Signer(credentials: S3Credentials(accessKeyID: "AKIAMOTOSETUP0000000", secretAccessKey: "setup"),
-                                 region: "us-east-1", service: "iam")
+        let signer = SigV4Signer(credentials: keys, region: "us-east-1", service: service)
         let signing = signer.authorizationHeaders(method: "POST", encodedPath: "/", query: [], headers: headers,
                                                   payloadHash: SigV4Signer.hexSHA256(body), now: Date())
         var request = HTTPClientRequest(url: "http://\(host)/")
@@ -211,13 +242,13 @@ enum IAMSetup {
         let response = try await S3Client.sharedHTTPClient.execute(request, timeout: .seconds(60))
         let answer = String(buffer: try await response.body.collect(upTo: 1 << 20))
         guard response.status == .ok else {
-            throw MotoServer.StartFailure(reason: "IAM \(parameters["Action"] ?? "") answered \(response.status.code): \(answer.prefix(500))")
+            throw MotoServer.StartFailure(reason: "\(service) \(parameters["Action"] ?? "") answered \(response.status.code): \(answer.prefix(500))")
         }
         return answer
     }
 
     private static func formEncode(_ value: String) -> String {
-        var allowed = CharacterSet.alphanumerics
+        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         allowed.insert(charactersIn: "-._~")
         return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
     }
