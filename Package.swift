@@ -120,11 +120,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Times thumbnails against vipsthumbnail, djpeg and ImageMagick on a generated corpus.
+        // Times thumbnails against vipsthumbnail, djpeg and ImageMagick on a generated corpus; and S3Storage against boto3 (s3).
         .executableTarget(
             name: "assets-picker-bench",
             dependencies: [
-                "AssetsKit", "ImageMetadata", "ImagePipeline", "ProcessRunning", "SyntheticMedia",
+                "AssetsKit", "ImageMetadata", "ImagePipeline", "ProcessRunning", "SyntheticMedia", "S3Storage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
