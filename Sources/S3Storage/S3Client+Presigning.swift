@@ -13,7 +13,7 @@ extension S3Client {
     ///   - key: The object's key.
     ///   - expires: How long the URL opens the object: 1 second to 7 days (S3's bounds; longer is cut to 7 days).
     ///   - now: The signing time.
-    /// - Returns: The URL, for `GET` (and `HEAD`-less ranged `GET`s).
+    /// - Returns: The URL, for a `GET` of the whole object or of a `Range` of it.
     public func presignedURL(bucket: String, key: String, expires: Duration, now: Date = Date()) -> URL {
         let seconds = min(max(Int(expires.components.seconds), 1), 7 * 24 * 3600)
         let address = address(bucket: bucket, key: key)
