@@ -18,12 +18,15 @@ let package = Package(
         .library(name: "PickerSessions", targets: ["PickerSessions"]),
         .library(name: "PickerServer", targets: ["PickerServer"]),
         .library(name: "PickerClient", targets: ["PickerClient"]),
+        .library(name: "S3Storage", targets: ["S3Storage"]),
         .executable(name: "assets-picker", targets: ["assets-picker"]),
         .executable(name: "assets-picker-bench", targets: ["assets-picker-bench"]),
         .executable(name: "assets-picker-index-bench", targets: ["assets-picker-index-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -96,6 +99,17 @@ let package = Package(
         ),
         // A client program's side of a picker session, over HTTP (Foundation only).
         .target(name: "PickerClient"),
+        // An S3 client of our own over async-http-client: SigV4 signing (swift-crypto), listing pages, ranged, resumable and cancellable downloads, uploads, presigned URLs.
+        .target(
+            name: "S3Storage",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // The command line: serve, browse, export and change a library.
         .executableTarget(
             name: "assets-picker",
@@ -106,11 +120,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Times thumbnails against vipsthumbnail, djpeg and ImageMagick on a generated corpus.
+        // Times thumbnails against vipsthumbnail, djpeg and ImageMagick on a generated corpus; and S3Storage against boto3 (s3).
         .executableTarget(
             name: "assets-picker-bench",
             dependencies: [
-                "AssetsKit", "ImageMetadata", "ImagePipeline", "ProcessRunning", "SyntheticMedia",
+                "AssetsKit", "ImageMetadata", "ImagePipeline", "ProcessRunning", "SyntheticMedia", "S3Storage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -121,6 +135,17 @@ let package = Package(
         ),
         // Finds the shared test corpus and reads its manifest, holds renders; used by tests only.
         .target(name: "TestSupport", dependencies: ["AssetsKit", "ImagePipeline", "ProcessRunning"], path: "Tests/Support"),
+        // A real S3 server for tests (moto, started once per test process) and a proxy that drops or stalls its answers; used by tests only.
+        .target(
+            name: "S3TestSupport",
+            dependencies: [
+                "S3Storage", "ProcessRunning",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Tests/S3Support"
+        ),
         .testTarget(name: "AssetsKitTests", dependencies: ["AssetsKit"]),
         .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "ImagePipeline", "AssetsKit", "TestSupport"]),
         .testTarget(
@@ -149,6 +174,15 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "S3StorageTests",
+            dependencies: [
+                "S3Storage", "S3TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the system packages AssetsPicker needs on Debian, only those missing (idempotent).
+# Installs the system packages AssetsPicker needs on Debian, and moto's S3 server for the tests, only
+# those missing (idempotent).
 set -euo pipefail
 
 packages=(
@@ -19,12 +20,38 @@ for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
 
+# moto's S3 server (PyPI moto[server]): the real S3 server the S3Storage tests start
+# (Tests/S3Support/MotoServer.swift). Installed for the python3 on PATH; as a user without
+# write access to its site-packages, pip puts moto_server in ~/.local/bin, where the tests look too.
+has_moto() {
+  { command -v moto_server >/dev/null 2>&1 || [ -x "$HOME/.local/bin/moto_server" ]; } &&
+    python3 -c "import moto.server" >/dev/null 2>&1
+}
+if ! has_moto && ! python3 -m pip --version >/dev/null 2>&1; then
+  missing+=(python3-pip)
+fi
+
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing: ${missing[*]}"
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! has_moto; then
+  echo "Installing moto[server] (PyPI) for $(command -v python3)"
+  # Debian's own python3 is "externally managed" (PEP 668): pip refuses to install into it unless
+  # told to. A pyenv or venv python3 takes the plain install.
+  if ! output=$(python3 -m pip install --quiet --no-warn-script-location "moto[server]" 2>&1); then
+    if grep -q "externally-managed-environment" <<<"$output"; then
+      python3 -m pip install --quiet --no-warn-script-location --break-system-packages "moto[server]"
+    else
+      echo "$output" >&2
+      exit 1
+    fi
+  fi
+  has_moto || { echo "install-dependencies.sh: moto_server is neither on PATH nor in ~/.local/bin after installing moto[server]" >&2; exit 1; }
 fi
 
 if ! command -v swift >/dev/null 2>&1; then

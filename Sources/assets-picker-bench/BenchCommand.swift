@@ -15,9 +15,10 @@ struct BenchCommand: AsyncParsableCommand {
             (scripts/install-dependencies.sh installs them), and the release assets-picker \
             next to this binary for the export sections. Ratios are ours divided by the \
             peer's time for the same files; targets are marked, never enforced. \
-            `assets-picker-bench memory` measures the peak RSS of renders of 200-MP originals instead.
+            `assets-picker-bench memory` measures the peak RSS of renders of 200-MP originals instead; \
+            `assets-picker-bench s3` times S3Storage on a bucket (scripts/bench-s3.sh: against boto3).
             """,
-        subcommands: [MemoryCommand.self, RenderOnceCommand.self, PeakRSSCommand.self]
+        subcommands: [MemoryCommand.self, RenderOnceCommand.self, PeakRSSCommand.self, S3Command.self]
     )
 
     @Option(help: "How many photos the corpus holds.")

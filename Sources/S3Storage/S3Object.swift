@@ -1,0 +1,22 @@
+import Foundation
+
+/// What S3 says about one object: its key, size, entity tag and time of change.
+public struct S3Object: Sendable, Hashable {
+    /// The object's key in its bucket (`photos/2024/IMG_0001.jpg`).
+    public var key: String
+    /// The object's size in bytes.
+    public var byteSize: Int64
+    /// The entity tag as S3 gives it, with its quotes (`"9b2cf535f27731c974343645a3985328"`):
+    /// a version of the object's bytes, and what `If-Match` takes.
+    public var eTag: String
+    /// When the object was last written.
+    public var lastModified: Date
+
+    /// Creates an object's facts.
+    public init(key: String, byteSize: Int64, eTag: String, lastModified: Date) {
+        self.key = key
+        self.byteSize = byteSize
+        self.eTag = eTag
+        self.lastModified = lastModified
+    }
+}
