@@ -107,6 +107,9 @@ public protocol PhotoLibrary: Sendable {
     var backgroundSettling: (any BackgroundSettling)? { get }
     /// Making small previews of the photos ahead of time; `nil` when the library makes none.
     var previewing: (any LibraryPreviewing)? { get }
+    /// Which originals are on this machine, for a library that keeps them elsewhere; `nil` when
+    /// every original is here.
+    var remoteOriginals: (any RemoteOriginals)? { get }
 }
 
 extension PhotoLibrary {

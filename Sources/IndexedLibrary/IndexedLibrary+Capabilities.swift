@@ -3,7 +3,7 @@ import AssetsKit
 /// What an indexed library can do beyond reading: changes (when its folder can be written),
 /// its change history, scans and drafts (kept in the index, so also over read-only media), and
 /// watching its folder.
-extension IndexedLibrary: LibraryChanging, LibraryChangeHistory, LibraryIndexing, LibraryDrafts, LibraryWatching {
+extension IndexedLibrary: LibraryChanging, LibraryChangeHistory, LibraryIndexing, LibraryDrafts, LibraryWatching, RemoteOriginals {
     public var changing: (any LibraryChanging)? { isWritable ? self : nil }
     public var changeHistory: (any LibraryChangeHistory)? { self }
     public var indexing: (any LibraryIndexing)? { self }
@@ -11,6 +11,8 @@ extension IndexedLibrary: LibraryChanging, LibraryChangeHistory, LibraryIndexing
     public var watching: (any LibraryWatching)? { self }
     /// Previews are made (``makePreviews(progress:)``) when the index has a place for them.
     public var previewing: (any LibraryPreviewing)? { previews == nil ? nil : self }
+    /// When its store keeps originals elsewhere (it has a fetcher).
+    public var remoteOriginals: (any RemoteOriginals)? { originals.fetcher == nil ? nil : self }
 
     /// Imports are copied into the library folder, so they are taken whenever changes are.
     public var acceptsImports: Bool { isWritable }
@@ -21,6 +23,21 @@ extension IndexedLibrary: LibraryChanging, LibraryChangeHistory, LibraryIndexing
         let watcher = LibraryWatcher(library: self) { event in report(event.watchEvent(root: root)) }
         await watcher.start()
         return watcher
+    }
+}
+
+extension IndexedLibrary {
+    /// Those of `assets` whose original is in its local place now (all of them, when the store
+    /// keeps every original on this machine); one index query.
+    public func localOriginals(of assets: [Asset]) async throws -> Set<AssetIdentifier> {
+        guard let fetcher = originals.fetcher else { return Set(assets.map(\.id)) }
+        let records = try await index.records(uuids: assets.map(\.id.uuid))
+        var local: Set<AssetIdentifier> = []
+        for asset in assets {
+            guard let record = records[asset.id.uuid] else { continue }
+            if fetcher.isLocal(try await originalLocation(of: record)) { local.insert(asset.id) }
+        }
+        return local
     }
 }
 

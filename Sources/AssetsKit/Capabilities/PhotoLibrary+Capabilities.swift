@@ -16,4 +16,6 @@ extension PhotoLibrary {
     public var backgroundSettling: (any BackgroundSettling)? { nil }
     /// `nil`: the library makes no previews.
     public var previewing: (any LibraryPreviewing)? { nil }
+    /// `nil`: every original is on this machine.
+    public var remoteOriginals: (any RemoteOriginals)? { nil }
 }
