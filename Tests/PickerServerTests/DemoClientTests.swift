@@ -186,7 +186,9 @@ import TestSupport
     }
 
     @Test func theServersOwnSessionIsOneOfThePersons() async throws {
-        let server = try await TestServer.indexed()
+        // A clock that stands still: the baseUrls' expiry in the two answers compared is the same.
+        let clock = TestClock()
+        let server = try await TestServer.indexed(sessions: PickerSessionStore(now: { clock.now }))
         defer { Task { await server.stop() } }
         let own = try server.server.makeOwnSession()
         let pickerPath = "/picker/\(own.id)/\(own.pickerToken)/"
