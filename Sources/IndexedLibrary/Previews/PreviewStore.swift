@@ -35,7 +35,7 @@ public struct PreviewStore: Sendable {
 
     /// How long a partly written preview must have been left alone before it counts as a
     /// leftover: a write takes moments.
-    static let leftoverAge: TimeInterval = 3_600
+    public static let leftoverAge: TimeInterval = 3_600
 
     /// The folder previews are written into before they are renamed into place.
     var partialFolder: URL { folder.appendingPathComponent(".partial", isDirectory: true) }
