@@ -47,6 +47,7 @@ final class FolderBucketFetcher: OriginalFetching {
         var transfers: [String: Transfer] = [:]
         var nextNumber = 0
         var gateClosed = false
+        var unreachable = false
         var atGate: [Int: CheckedContinuation<Void, any Error>] = [:]
         var progressTold: [TransferProgress] = []
     }
@@ -62,6 +63,11 @@ final class FolderBucketFetcher: OriginalFetching {
     var counts: Counts { state.withLock { $0.counts } }
     /// Every progress told to a caller, in order.
     var progressTold: [TransferProgress] { state.withLock { $0.progressTold } }
+
+    /// Makes every transfer from now on fail as a bucket out of reach does (`LibraryError.unreadableFile`), or not.
+    func setUnreachable(_ unreachable: Bool) {
+        state.withLock { $0.unreachable = unreachable }
+    }
 
     /// Holds every transfer half-way from now on, until ``openGate()``.
     func closeGate() {
@@ -133,6 +139,9 @@ final class FolderBucketFetcher: OriginalFetching {
     private func copy(_ location: OriginalLocation, number: Int) async {
         let outcome: Result<Void, any Error>
         do {
+            guard !state.withLock({ $0.unreachable }) else {
+                throw LibraryError.unreadableFile(path: location.relativePath, reason: "the bucket cannot be reached (connection refused)")
+            }
             let bytes = try Data(contentsOf: bucket.appendingPathComponent(location.relativePath))
             tell(location, number: number, TransferProgress(received: Int64(bytes.count / 2), total: location.byteSize))
             try await passGate(number: number)

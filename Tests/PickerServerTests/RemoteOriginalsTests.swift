@@ -204,6 +204,32 @@ import TestSupport
         #expect(fetcher.counts.transfers == 1 && fetcher.counts.completed == 0)
     }
 
+    @Test func anOriginalThatCannotBeFetchedSaysSoInOneLineToThePageAndToTheClient() async throws {
+        let (server, fetcher) = try await TestServer.remote()
+        defer { Task { await server.stop() } }
+        let session = try await server.client.createSession()
+        let person = server.picker(session)
+        let photo = try await Self.id(of: "jhead__rotate.jpg", in: person)
+        fetcher.setUnreachable(true)
+        let stream = try Self.transfer(server, person, id: photo)
+        let failed = try #require(await stream.events { $0.last?.name == "failed" }.last)
+        let error = try #require((try JSONSerialization.jsonObject(with: Data(failed.data.utf8)) as? [String: Any])?["error"] as? [String: Any])
+        #expect(error["status"] as? Int == 502 && error["code"] as? String == "fetchFailed")
+        let message = try #require(error["message"] as? String)
+        #expect(message.contains("jhead__rotate.jpg could not be fetched") && message.contains("cannot be reached"))
+        #expect(!message.contains(server.root.path))
+        let large = try await person.get("assets/\(photo)/image?w=300&h=300&network=1")
+        #expect(large.status == 502 && large.errorMessage.contains("could not be fetched"))
+
+        try await person.pick([photo])
+        let item = try #require(try await server.client.mediaItems(in: session.id).first)
+        let download = try await server.request("GET", item.baseURLPath + "=d")
+        #expect(download.status == 502 && (download.json["error"] as? [String: Any])?["status"] as? String == "UNAVAILABLE")
+        fetcher.setUnreachable(false)
+        #expect(try await server.request("GET", item.baseURLPath + "=d").status == 200)
+        #expect(fetcher.counts.failed == 3 && fetcher.counts.completed == 1)
+    }
+
     @Test func doneWithRemotePicksAnswersAtOnceAndTheListingFetchesNothing() async throws {
         let (server, fetcher) = try await TestServer.remote()
         defer { Task { await server.stop() } }

@@ -68,6 +68,9 @@ struct MediaResponder: Sendable {
             }
         } catch let error as APIError {
             throw error
+        } catch LibraryError.unreadableFile(_, let reason) where request.isNetworkAccessAllowed && library.remoteOriginals != nil {
+            // The original kept elsewhere could not be fetched.
+            throw Self.fetchFailed(asset, reason: reason)
         } catch {
             throw Self.apiError(error, asset: asset)
         }
