@@ -4,6 +4,7 @@ import IndexedLibrary
 import LibraryTree
 import MediaProbing
 import PickerSessions
+import ProcessRunning
 import Synchronization
 import TestSupport
 
@@ -253,15 +254,28 @@ struct FolderBucketStore: OriginalsStore {
 extension TestServer {
     /// A server over an indexed library of the corpus' camera photos and a video whose originals
     /// are all kept in a folder bucket (``FolderBucketStore``), none of them on this machine yet;
-    /// the fetcher that brings them.
-    static func remote(sessions: PickerSessionStore? = nil) async throws -> (server: TestServer, fetcher: FolderBucketFetcher) {
+    /// the fetcher that brings them. `adding`: more files for the bucket's `DCIM` folder.
+    static func remote(adding files: [URL] = []) async throws -> (server: TestServer, fetcher: FolderBucketFetcher) {
         let bucket = try await corpusLibrary()
+        for file in files { try FileManager.default.copyItem(at: file, to: bucket.appendingPathComponent("DCIM/\(file.lastPathComponent)")) }
         let cache = bucket.deletingLastPathComponent().appendingPathComponent("cache", isDirectory: true)
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
         let store = FolderBucketStore(bucket: bucket, cache: cache)
         let library = try IndexedLibrary(root: bucket, databaseURL: indexURL(forLibrary: bucket), originals: store)
         try await library.scan()
-        let server = try await TestServer(library: library, root: bucket, sessions: sessions, signIn: PersonSignIn(), port: 0)
+        let server = try await TestServer(library: library, root: bucket, sessions: nil, signIn: PersonSignIn(), port: 0)
         return (server, store.copier)
+    }
+}
+
+extension FolderBucketStore {
+    /// A 640x480 JPEG without an EXIF thumbnail (a photo that gets a preview), made in `folder`.
+    static func plainPhoto(in folder: URL) async throws -> URL {
+        let photo = folder.appendingPathComponent("plain.jpg")
+        let output = try await ToolRunner.run(.ffmpeg, arguments: [
+            "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=640x480", "-frames:v", "1", photo.path,
+        ])
+        guard output.succeeded else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: output.standardError]) }
+        return photo
     }
 }
