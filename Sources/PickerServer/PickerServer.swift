@@ -16,8 +16,9 @@ public struct PickerServer: Sendable {
     /// The person's sign-in: ``signInPath(link:next:)`` of a link from `PersonSignIn.makeLink()`
     /// signs a browser in.
     public let signIn: PersonSignIn
-    /// The session the server made for itself, if any (``makeOwnSession()``).
-    let own = OwnSession()
+    /// The person's own sessions: the one the server made for itself (``makeOwnSession()``) and
+    /// those the demo client page created.
+    let own: OwnSessions
     private let showSignInLink: @Sendable (String) -> Void
     private let logger: Logger
 
@@ -42,22 +43,31 @@ public struct PickerServer: Sendable {
         self.sessions = sessions ?? PickerSessionStore(lifetime: configuration.sessionLifetime)
         self.signIn = signIn
         self.showSignInLink = showSignInLink
+        own = OwnSessions(capacity: configuration.limits.ownSessions)
     }
 
-    /// The path of the sign-in link with token `link`, going on to the picker page at `next`
-    /// (a `pickerUri`'s path) once the browser is signed in.
+    /// The path of the sign-in link with token `link`, going on to `next` once the browser is
+    /// signed in: a picker page (a `pickerUri`'s path) or the demo client page (`/demo/`); any
+    /// other `next` is dropped.
     public static func signInPath(link: String, next: String? = nil) -> String {
-        SignInRoutes.path(link: link, next: next.flatMap { SignInRoutes.isPickerPage($0) ? $0 : nil })
+        SignInRoutes.path(link: link, next: next.flatMap { SignInRoutes.isPersonPage($0) ? $0 : nil })
     }
 
     /// Makes the server's own picker session (default settings), the one `serve` opens through
-    /// its first sign-in link: after Done in it, the person sees its picks as a client program
-    /// receives them, at `pickerUri` + `received/` (docs/SECURITY.md, "The server's own session").
-    /// Sessions that client programs create are never shown that way.
+    /// its first sign-in link. It is one of the person's own sessions: after Done in it the page
+    /// goes on to the demo client page (`/demo/`), which shows its picks as a client program
+    /// receives them (docs/SECURITY.md, "The person's own sessions"). Sessions that client
+    /// programs create are never shown that way.
+    /// - Throws: `PickerSessionError` when the session store is full.
     public func makeOwnSession() throws -> PickerSession {
-        let session = try sessions.create(settings: PickerSessionSettings())
-        own.set(session.id)
-        return session
+        let store = sessions
+        do {
+            return try own.make(now: store.currentTime, isAlive: { store.session($0) != nil }) {
+                try store.create(settings: PickerSessionSettings())
+            }
+        } catch OwnSessions.Refusal.full(let capacity) {
+            throw PickerSessionError.tooManySessions(capacity)
+        }
     }
 
     /// Serves until the task is cancelled or, with `handlesSignals`, SIGINT or SIGTERM arrives;
@@ -126,7 +136,7 @@ public struct PickerServer: Sendable {
         mediaItemRoutes.add(to: router)
         SignInRoutes(state: state).add(to: router)
         PickerPageRoutes(state: state, files: files).add(to: router)
-        ClientViewRoutes(state: state, files: files, sessions: sessionRoutes, mediaItems: mediaItemRoutes).add(to: router)
+        DemoClientRoutes(state: state, files: files, sessions: sessionRoutes, mediaItems: mediaItemRoutes).add(to: router)
         return router
     }
 
@@ -135,7 +145,8 @@ public struct PickerServer: Sendable {
             <!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">
             <title>AssetsPicker</title><body style="font-family: system-ui, sans-serif; padding: 3rem; max-width: 40rem">
             <h1>AssetsPicker</h1><p>A picker server. Programs create picker sessions through the API described by
-            <a href="/openapi.json">/openapi.json</a>; people pick at each session's picker URI.</p></body></html>
+            <a href="/openapi.json">/openapi.json</a>; people pick at each session's picker URI.</p>
+            <p>The library's owner, signed in, can <a href="/demo/">try it as a program would</a>.</p></body></html>
             """
         return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: html)))
     }

@@ -26,6 +26,11 @@ public struct PickerServerLimits: Sendable {
     /// than one of them — a visible cell's first image before a sharp upgrade before prefetch —
     /// which then stops in its place. A browser asks for six at a time at most.
     public var rendersPerSession = 32
+    /// The person's own picker sessions alive at once: the one the server made at start and
+    /// those the demo client page (`/demo/`) created. One more is answered 429
+    /// `tooManySessions`, as one past the session store's capacity is, until one ends (deleted or
+    /// expired), so the person's page cannot fill the store that client programs share.
+    public var ownSessions = 20
     /// How often a picker page's event stream (`api/events`) sends a comment line while nothing
     /// happens, so that proxies keep it open (and a page gone without closing is noticed).
     public var eventHeartbeat: Duration = .seconds(15)

@@ -19,8 +19,8 @@ struct ServerState: Sendable {
     let signIn: PersonSignIn
     /// Shows a new sign-in link (a full URL) to the server's operator, e.g. in its terminal.
     let showSignInLink: @Sendable (String) -> Void
-    /// The session the server made for itself (``PickerServer/makeOwnSession()``).
-    var own = OwnSession()
+    /// The person's own sessions: the server's (``PickerServer/makeOwnSession()``) and the demo client page's.
+    var own = OwnSessions(capacity: PickerServerLimits().ownSessions)
     /// Which collections the person may open: all but the trash.
     let pickable = PickableCollections()
     /// Uploads being received (streamed to temporary files, a few at a time).

@@ -46,6 +46,8 @@ import TestSupport
         #expect(saying.hasPrefix("To pick, open this link in a browser"), "\(text)")
         #expect(saying.contains("works once"), "\(text)")
 
+        // After Done a newcomer sees what a program received, and the demo client page is named.
+        #expect(text.contains("what a program received") && text.contains("http://127.0.0.1:\(port)/demo/"), "\(text)")
         #expect(text.contains("the API is http://127.0.0.1:\(port)/v1"), "\(text)")
         #expect(text.contains("'Authorization: Bearer <key>'"), "\(text)")
         #expect(!text.contains("demo library"), "a library of one's own is not called the demo: \(text)")

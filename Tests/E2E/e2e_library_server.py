@@ -52,7 +52,8 @@ class LibraryServer:
         self.workdir = Path(tempfile.mkdtemp(prefix="assets-picker-e2e-server."))
         self.log_name = log_name
         make_library(self.workdir / "library", photos, layout)
-        environment = dict(os.environ, ASSETS_PICKER_CLIENT_KEY=secrets.token_hex(24),
+        self.key = secrets.token_hex(24)
+        environment = dict(os.environ, ASSETS_PICKER_CLIENT_KEY=self.key,
                            XDG_CACHE_HOME=str(self.workdir / "cache"), XDG_DATA_HOME=str(self.workdir / "data"))
         self.log = open(self.workdir / "server.log", "w")
         self.process = subprocess.Popen(

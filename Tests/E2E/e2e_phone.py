@@ -4,6 +4,7 @@ A server of its own on an indexed library laid out as a camera card and a person
 DCIM/100APPLE and DCIM/101APPLE (DCIM holds only folders), Holidays/Beach.
 What must be true:
 - the grid shows at least 4 columns over at least 72 % of the screen's height;
+- the grid's tools fit the screen's width, wrapping rather than scrolling sideways;
 - every visible control (Back, the language, Cancel, Done, the toolbar, the cells' Open) is at
   least 44 x 44 CSS pixels; the upload is a button, the bare file input hidden under it;
 - DCIM opens as a folder of its two albums (not an album "DCIM 0"), and Back leaves it;
@@ -13,8 +14,10 @@ What must be true:
 - in the large image a swipe leftwards goes to the next photo, rightwards back; the arrow keys too;
 - an empty album (one made with New album) says what it is and what to do;
 - Cancel with picks asks first: "Keep picking" keeps them, confirming ends the session;
+- the finished page of the server's own session leads to the demo client page, where a session made
+  as an app does, two picks and Done list the two with their thumbnails, nothing wider than the screen;
 - axe-core finds no violation on the sign-in page, the album list, a folder, the grid, the large image, an
-  empty album and the finished page.
+  empty album, the finished page and the demo client page.
 """
 
 import shutil
@@ -27,6 +30,7 @@ from selenium.webdriver.common.keys import Keys
 
 from e2e_axe import check_axe, check_controls
 from e2e_common import StepFailed
+from e2e_demo_client import check_no_sideways_scroll, run_phone_demo_client
 from e2e_library_server import LibraryServer, SOURCES, corpus
 from e2e_page import PHONE, Page, make_driver, report_page
 
@@ -45,6 +49,14 @@ STATUS = """
     const s = document.getElementById('status-message'), style = getComputedStyle(s);
     return {text: s.textContent.trim(), kind: s.dataset.kind, color: style.color, background: style.backgroundColor,
             position: style.position};"""
+
+# The grid's tools: every one inside the screen, none scrolled out of view.
+TOOLBAR = """
+    const bar = document.querySelector('#grid-view .toolbar');
+    return {scroll: bar.scrollWidth, width: bar.clientWidth, rows: new Set([...bar.children].filter(c => c.offsetWidth)
+                .map(c => { const b = c.getBoundingClientRect(); return Math.round((b.top + b.bottom) / 2); })).size,
+            outside: [...bar.querySelectorAll('button, select, label.upload')].filter(c => { const b = c.getBoundingClientRect();
+                return b.width && (b.left < 0 || b.right > innerWidth); }).map(c => c.id || c.className)};"""
 
 DANGER = """
     const probe = document.createElement('span'); probe.style.color = 'var(--danger)'; document.body.append(probe);
@@ -124,6 +136,11 @@ def phone_scenario(page, server, artifacts, scenario, measured):
         raise StepFailed(f"the phone's grid takes {share:.1%} of the height, under {MIN_GRID_SHARE:.0%}")
     page.wait("the grid's thumbnails to be loaded", lambda _: page.images_loaded("#grid"))
     page.screenshots(artifacts, "phone-grid")
+    toolbar = page.script(TOOLBAR)
+    print(f"e2e:   the grid's tools: {toolbar['rows']} rows, {toolbar['scroll']} px of content in {toolbar['width']} px", flush=True)
+    if toolbar["scroll"] > toolbar["width"] or toolbar["outside"]:
+        raise StepFailed(f"the grid's tools do not fit the phone's width (they would scroll sideways): {toolbar}")
+    check_no_sideways_scroll(page, "the phone's grid")
     check_controls(page, "the phone's grid", smallest)
     check_axe(page, "the phone's grid", axe)
 
@@ -231,7 +248,10 @@ def phone_scenario(page, server, artifacts, scenario, measured):
     page.wait("the Cancel question again", lambda d: d.find_elements(By.CSS_SELECTOR, "#cancel-dialog[open]"))
     page.driver.find_element(By.ID, "cancel-confirm").click()
     page.wait('#finished[data-state="cancelled"]', lambda d: d.find_elements(By.CSS_SELECTOR, '#finished[data-state="cancelled"]'))
+    check_controls(page, "the phone's finished page", smallest)
     check_axe(page, "the phone's finished page", axe)
+
+    run_phone_demo_client(page, server.key, artifacts, scenario, measured)
 
 
 def position(page):

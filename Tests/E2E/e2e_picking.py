@@ -126,7 +126,7 @@ def run_browser(page, picker_uri, artifacts, scenario, arguments):
     page.driver.find_element(By.ID, "done-button").click()
     page.wait('#finished[data-state="complete"]', lambda d: d.find_elements(By.CSS_SELECTOR, '#finished[data-state="complete"]'))
     if page.script("return document.getElementById('finished-next').hidden") is not True:
-        raise StepFailed("a client program's session offers the person its received page")
+        raise StepFailed("a client program's session leads the person to the demo client page")
     check_axe(page, "the finished page", page.measured["axe"])
     page.driver.save_screenshot(str(artifacts / "finished.png"))
 

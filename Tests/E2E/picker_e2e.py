@@ -24,19 +24,22 @@ left are cancelled before reaching the server, and once let through, every cell 
 Then a server on each backend (folder and indexed): in Simplified Chinese All Photos is titled
 所有照片 on both, and the page asks within the limits GET api/session gives it (e2e_album_kinds).
 The server's own session (the one its first sign-in link opens) is picked and finished: the page
-goes on to what the program received, its thumbnails through the baseUrls (e2e_received). A library
+goes on to the demo client page, which shows what the program received, its thumbnails through the
+baseUrls; then that page, as an app would, creates a session, opens its picker, and after two picks
+and Done lists them, downloads them all and deletes the session (e2e_demo_client). A library
 whose originals are in a bucket (moto; once `serve --library s3://…` exists, skipped until then):
 cloud badges, an original's bytes of total while it comes, the transfer stopped when its large view
-is left, Done at once (e2e_cloud). Last, a
-phone (390 x 844, touch) on a library with folders: four columns over at least 72 % of the height,
-controls of 44 px at least, folders of albums, a swipe, the upload's message, the scroll position
-kept per album, Cancel asking first, an empty album (e2e_phone). On every page (sign-in, album list,
-grid, large image, finished, received; desktop 1280 x 900 and phone) axe-core finds no violation
-and every control is at least 44 x 44 (e2e_axe).
+is left, Done at once (e2e_cloud). Last, a phone
+(390 x 844, touch) on a library with folders: four columns over at least 72 % of the height, the
+grid's tools never wider than the screen, controls of 44 px at least, folders of albums, a swipe,
+the upload's message, the scroll position kept per album, Cancel asking first, an empty album, and
+the demo client page (e2e_phone). On every page (sign-in, album list, grid, large image, finished,
+demo client; desktop 1280 x 900 and phone) axe-core finds no violation and every control is at
+least 44 x 44 (e2e_axe).
 
 Each part lives in a module beside this file (e2e_client, e2e_page, e2e_sign_in, e2e_picking,
 e2e_cancel, e2e_range_reload, e2e_scroll_cancel with e2e_library_server, e2e_warm_final, e2e_devtools,
-e2e_album_kinds, e2e_received, e2e_cloud, e2e_phone and e2e_axe; e2e_common
+e2e_album_kinds, e2e_demo_client, e2e_cloud, e2e_phone and e2e_axe; e2e_common
 for what they share). Run by scripts/e2e.sh, which starts
 the server:
     python3 Tests/E2E/picker_e2e.py --base http://127.0.0.1:PORT/ --key CLIENT_KEY --sign-in SIGN_IN_URL \
@@ -58,10 +61,10 @@ from e2e_cancel import run_cancel
 from e2e_client import Client, client_reaches_nothing
 from e2e_cloud import run_cloud_bucket
 from e2e_common import MAX_ITEMS, REPOSITORY, Scenario, StepFailed
+from e2e_demo_client import run_demo_client
 from e2e_phone import run_phone
 from e2e_picking import check_results, run_browser
 from e2e_range_reload import run_range_and_reload
-from e2e_received import run_received
 from e2e_scroll_cancel import run_scroll_cancel
 from e2e_sign_in import sign_in
 
@@ -92,8 +95,8 @@ def run(arguments, scenario):
         check_results(page, client, session, picked, artifacts, scenario)
         run_cancel(page, client, artifacts, scenario)
         run_range_and_reload(page, client, artifacts, scenario)
-        run_received(page, client, arguments.base, own_path, artifacts, scenario)
-        page.readme_screenshots["picker-received.png"] = artifacts / "received-light.png"
+        run_demo_client(page, client, arguments.base, own_path, artifacts, scenario)
+        page.readme_screenshots["demo-client.png"] = artifacts / "demo-client-light.png"
     except Exception:
         report_page(page, artifacts, scenario)
         raise
@@ -123,7 +126,7 @@ def main():
     parser.add_argument("--binary", required=True, help="the assets-picker that serves the large library of the scroll test")
     parser.add_argument("--artifacts", default="test-artifacts/e2e", help="where screenshots go")
     parser.add_argument("--readme-screenshot", action="store_true",
-                        help="also copy the README's screenshots to docs/screenshots/ (picker-grid, picker-phone, picker-received)")
+                        help="also copy the README's screenshots to docs/screenshots/ (picker-grid, picker-phone, demo-client)")
     arguments = parser.parse_args()
     scenario = Scenario()
     try:

@@ -93,6 +93,33 @@ import TestSupport
         #expect(try await server.client.session(session.id).mediaItemsSet)
     }
 
+    @Test func noSpellingOfADemoClientRouteLetsTheClientOrAStrangerIn() async throws {
+        let server = try await TestServer.indexed()
+        defer { Task { await server.stop() } }
+        let own = try server.server.makeOwnSession()
+        let person = PersonAtPicker(server: server, apiPath: "/picker/\(own.id)/\(own.pickerToken)/api/")
+        let asset = try #require(try await person.cameraRollIDs(media: "photo").first)
+        try await person.pick([asset])
+        let media = try await server.mediaPath(session: own.id, item: asset)
+        let routes = [("GET", "/demo/"), ("POST", "/demo/v1/sessions"), ("GET", "/demo/v1/sessions/\(own.id)"),
+                      ("GET", "/demo/v1/mediaItems?sessionId=\(own.id)"), ("GET", "/demo" + media + "=w64-h64"),
+                      ("GET", "/demo" + media + "=d"), ("DELETE", "/demo/v1/sessions/\(own.id)")]
+        #expect(try await server.request("GET", "/demo" + media + "=w64-h64", authorized: false, asPerson: true).status == 200)
+        let origin = "Origin: \(server.baseURL.absoluteString)"
+        for (method, path) in routes {
+            for target in [path] + Self.spellings(of: path) {
+                for headers in [["Authorization: Bearer \(server.clientKey)", origin], []] {
+                    let answer = try #require(await RawHTTPExchange.exchange(port: server.baseURL.port!, method: method, body: method == "GET" ? "" : "{}",
+                                                                             [(target, headers)]).responses.first, "\(method) \(target)")
+                    #expect(Self.refusals.contains(answer.status), "\(method) \(target) answered \(answer.status) with \(headers.count) headers")
+                    #expect(!String(decoding: answer.body, as: UTF8.self).contains(asset), "\(method) \(target)")
+                }
+            }
+        }
+        #expect(server.server.sessions.count == 1)
+        #expect(try await server.client.session(own.id).mediaItemsSet)
+    }
+
     @Test func theSpellingsThePersonSendsAreDecidedAsTheirCanonicalForm() async throws {
         let server = try await TestServer.indexed()
         defer { Task { await server.stop() } }

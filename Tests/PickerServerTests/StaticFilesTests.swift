@@ -14,7 +14,7 @@ import Testing
         #expect(page.status == 200)
         #expect(page.header("Cache-Control") == "no-cache")
         let html = String(decoding: page.body, as: UTF8.self)
-        // Every file the page loads; a page-relative link to another picker page (`received/`) is not one.
+        // Every file the page loads (the finished page's link to the demo client page is the script's to set).
         let links = html.matches(of: /(?:href|src)="([^"]+)"/).map { String($0.output.1) }.filter { $0.hasPrefix("/") }
         #expect(links.count >= 18) // the icon, the stylesheet and every module
         for link in links {

@@ -2,9 +2,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// An error answered as JSON. The client API (`/v1/…`) answers in the Google Photos Picker API's
-/// form, `{"error": {"code": 400, "message": "…", "status": "INVALID_ARGUMENT"}}`; the picker
-/// page's API keeps its own, `{"error": {"status": 400, "code": "badParameter", "message": "…"}}`.
+/// An error answered as JSON. The client API (`/v1/…`) and the demo client's mirror of it
+/// (`/demo/v1/…`) answer in the Google Photos Picker API's form,
+/// `{"error": {"code": 400, "message": "…", "status": "INVALID_ARGUMENT"}}`; the picker page's API
+/// keeps its own, `{"error": {"status": 400, "code": "badParameter", "message": "…"}}`.
 struct APIError: Error, HTTPResponseError, CustomStringConvertible {
     let status: HTTPResponse.Status
     /// A stable, machine-readable name for the kind of error.
@@ -25,7 +26,7 @@ struct APIError: Error, HTTPResponseError, CustomStringConvertible {
     var description: String { "\(status.code) \(code): \(message)" }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        var response = RouteArea(path: request.uri.path) == .client
+        var response = RouteArea.answersAsClientAPI(Substring(request.uri.path))
             ? try JSONResponse.make(GoogleErrorBody(error: .init(code: status.code, message: message, status: googleStatusName)), status: status)
             : try JSONResponse.make(ErrorBody(error: .init(status: status.code, code: code, message: message)), status: status)
         response.headers.append(contentsOf: headers)

@@ -9,8 +9,8 @@ import PickerSessions
 /// it denies by default: a path that leads to no area is refused as unknown before any route
 /// sees it. Then each area asks for its principal: nobody for the home page, the API
 /// description, the web picker's files and the sign-in links; the client key for `/v1/…`; the
-/// person's signed-in browser for `/picker/…`, whose requests that change something must also
-/// come from one of this server's own pages.
+/// person's signed-in browser for `/picker/…` and `/demo/…`, whose requests that change
+/// something must also come from one of this server's own pages.
 struct AccessGate: Sendable {
     /// The client key, compared in constant time.
     let clientKey: String
@@ -25,8 +25,9 @@ struct AccessGate: Sendable {
         case pass
         /// Answer with this error, and nothing else.
         case refuse(APIError)
-        /// A picker page opened by a browser that has not signed in: answer the sign-in page,
-        /// offering a new link that leads back to `page` (when it is a picker page).
+        /// A page of the person's opened by a browser that has not signed in: answer the sign-in
+        /// page, offering a new link that leads back to `page` (when it is a picker page or the
+        /// demo client page).
         case signInPage(returningTo: String?)
     }
 
@@ -40,8 +41,8 @@ struct AccessGate: Sendable {
             return isClient(request.authorization) ? .pass : .refuse(.unauthorized)
         case .person:
             guard let token = request.personToken, signIn.isSignedIn(browser: token) else {
-                guard request.isRead, !request.isPickerAPI else { return .refuse(.signInRequired) }
-                return .signInPage(returningTo: request.pickerPagePath)
+                guard request.isRead, !request.isPersonAPI else { return .refuse(.signInRequired) }
+                return .signInPage(returningTo: request.personPagePath)
             }
             guard request.isRead || origins.allows(origin: request.origin, fetchSite: request.fetchSite, host: request.host) else {
                 return .refuse(.crossOrigin)

@@ -3,9 +3,9 @@ import Hummingbird
 
 /// Puts every request the router takes before the ``AccessGate``, first of all middleware: what
 /// the gate lets through goes on to the routes; what it refuses is answered with its one
-/// refusal; a picker page opened without the person's sign-in gets the sign-in page (the same
-/// for every picker path, live, ended or made up) and the operator, unless an unused link is
-/// still live, a new link leading back to it.
+/// refusal; a page of the person's (a picker page, the demo client page) opened without the
+/// person's sign-in gets the sign-in page (the same for every picker path, live, ended or made
+/// up) and the operator, unless an unused link is still live, a new link leading back to it.
 struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     let state: ServerState
     /// The server's gate, made once (not per request).
@@ -43,7 +43,7 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     /// visits make at most one per link lifetime); it leads back to `page` when there is one.
     private func offerSignInLink(returningTo page: String?) {
         guard let link = state.signIn.makeLinkUnlessOneIsLive() else { return }
-        state.showSignInLink(state.baseURL + SignInRoutes.path(link: link, next: page.flatMap { SignInRoutes.isPickerPage($0) ? $0 : nil }))
+        state.showSignInLink(state.baseURL + SignInRoutes.path(link: link, next: page.flatMap { SignInRoutes.isPersonPage($0) ? $0 : nil }))
     }
 
     private static var secFetchSite: HTTPField.Name { HTTPField.Name("Sec-Fetch-Site")! }

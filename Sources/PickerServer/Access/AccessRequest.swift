@@ -6,11 +6,14 @@ struct AccessRequest {
     var isRead: Bool
     /// The area the path leads to, read as the router reads it; `nil` for none.
     var area: RouteArea?
-    /// Whether the path is one of the picker page's API (`/picker/{session}/{token}/api/…`).
-    var isPickerAPI: Bool
-    /// The path of a picker page (`/picker/{session}/{token}/`, or with `autoclose` after it)
-    /// in its canonical spelling; `nil` for any other path.
-    var pickerPagePath: String?
+    /// Whether the path is one of the person's JSON APIs: the picker page's
+    /// (`/picker/{session}/{token}/api/…`) or the demo client's mirror of the client API
+    /// (`/demo/v1/…`). Refused with JSON, never with the sign-in page.
+    var isPersonAPI: Bool
+    /// The path of a page of the person's (a picker page, `/picker/{session}/{token}/` or with
+    /// `autoclose` after it, or the demo client page, `/demo/`) in its canonical spelling; `nil`
+    /// for any other path.
+    var personPagePath: String?
     /// The value of the person's cookie, if the request carries it.
     var personToken: Substring?
     /// The `Authorization` header, if any.
@@ -28,11 +31,17 @@ struct AccessRequest {
         let components = RouteArea.components(of: path)
         self.isRead = isRead
         area = RouteArea(components: components)
-        // The page's API, and the client view's answers (`received/v1/…`, ClientViewRoutes): JSON, never a sign-in page.
-        isPickerAPI = area == .picker && components.count >= 4
-            && (components[3] == "api" || (components[3] == "received" && components.count >= 5))
-        if area == .picker, components.count == 3 || (components.count == 4 && components[3] == "autoclose") {
-            pickerPagePath = "/" + components.joined(separator: "/") + (components.count == 3 ? "/" : "")
+        switch area {
+        case .picker?:
+            isPersonAPI = components.count >= 4 && components[3] == "api"
+            if components.count == 3 || (components.count == 4 && components[3] == "autoclose") {
+                personPagePath = "/" + components.joined(separator: "/") + (components.count == 3 ? "/" : "")
+            }
+        case .demoClient?:
+            isPersonAPI = components.count >= 2
+            if components.count == 1 { personPagePath = DemoClientRoutes.pagePath }
+        default:
+            isPersonAPI = false
         }
         self.personToken = personToken
         self.authorization = authorization
@@ -46,7 +55,7 @@ struct AccessRequest {
     init(pickerAPIReadWith personToken: Substring?) {
         isRead = true
         area = .picker
-        isPickerAPI = true
+        isPersonAPI = true
         self.personToken = personToken
     }
 }

@@ -15,6 +15,9 @@ enum RouteArea: Sendable, Equatable {
     case client
     /// `/picker/…`: the person's picker pages, their API and event stream.
     case picker
+    /// `/demo/…`: the demo client page, a client program run in the person's browser, and its
+    /// mirror of the client API (`/demo/v1/…`) for the person's own sessions.
+    case demoClient
 
     /// Who may reach an area.
     enum Principal: Sendable {
@@ -44,6 +47,7 @@ enum RouteArea: Sendable, Equatable {
         case "signin": self = .signIn
         case "v1": self = .client
         case "picker": self = .picker
+        case "demo": self = .demoClient
         default: return nil
         }
     }
@@ -53,7 +57,18 @@ enum RouteArea: Sendable, Equatable {
         switch self {
         case .home, .apiDocument, .webFiles, .signIn: .anyone
         case .client: .client
-        case .picker: .person
+        case .picker, .demoClient: .person
+        }
+    }
+
+    /// Whether `path` answers as the client API does, errors in the Google Photos Picker API's
+    /// form: the client API (`/v1/…`) and the demo client's mirror of it (`/demo/v1/…`).
+    static func answersAsClientAPI(_ path: Substring) -> Bool {
+        let components = components(of: path)
+        switch RouteArea(components: components) {
+        case .client?: return true
+        case .demoClient?: return components.count >= 2 && components[1] == "v1"
+        default: return false
         }
     }
 

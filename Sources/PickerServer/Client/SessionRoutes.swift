@@ -8,6 +8,7 @@ import PickerSessions
 /// ``MediaItemRoutes``'.
 ///
 /// An unknown, deleted or expired session gets the very same 404 as one that never existed.
+/// The demo client's mirror (``DemoClientRoutes``) answers with these same functions.
 struct SessionRoutes: Sendable {
     let state: ServerState
 
@@ -15,16 +16,27 @@ struct SessionRoutes: Sendable {
         // Router-wide, so that it also sees the requests no route takes (the router's 404).
         router.middlewares.add(ClientMethods.Middleware())
         let sessions = router.group("v1/sessions")
-        sessions.post { request, context in try await create(request, context) }
-        sessions.get(":id") { request, context in try await show(request, context) }
-        sessions.delete(":id") { request, context in try await delete(request, context) }
+        sessions.post { request, _ in try await create(request, for: .client) }
+        sessions.get(":id") { _, context in try await show(try context.parameters.require("id")) }
+        sessions.delete(":id") { _, context in try await delete(try context.parameters.require("id")) }
     }
 
     /// The longest preselected identifier taken, in characters (Unicode scalars, as JSON Schema's
     /// `maxLength` counts): an assets-library URL has about 90.
     static let maximumIdentifierLength = 256
 
-    private func create(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    /// Who asks for a new session.
+    enum Creator {
+        /// A client program, with the client key.
+        case client
+        /// The person, through the demo client page: the session is one of their own (``OwnSessions``).
+        case person
+    }
+
+    /// `POST /v1/sessions`: a new session with the body's settings, answered as Google's API
+    /// answers `sessions.create`. A session the person creates is marked as their own, within
+    /// ``OwnSessions/capacity``.
+    func create(_ request: Request, for creator: Creator) async throws -> Response {
         // No body at all is `{}`, as Google's API takes it.
         let body = try await JSONResponse.decode(CreateSessionRequest.self, from: request, limit: 4 << 20, empty: CreateSessionRequest())
         let settings = PickerSessionSettings(maxItems: body.maxItemCount ?? PickerSessionSettings.maximumItemsRange.upperBound,
@@ -42,33 +54,40 @@ struct SessionRoutes: Sendable {
         }
         // Kept as given: resolved when the person opens the picker, so that nothing the client
         // can observe (not even how long this takes) depends on what the identifiers name.
-        let session: PickerSession
+        let session: PickerSession, store = state.sessions
         do {
-            session = try state.sessions.create(settings: settings, preselected: preselected)
+            switch creator {
+            case .client:
+                session = try store.create(settings: settings, preselected: preselected)
+            case .person:
+                session = try state.own.make(now: store.currentTime, isAlive: { store.session($0) != nil }) {
+                    try store.create(settings: settings, preselected: preselected)
+                }
+            }
+        } catch OwnSessions.Refusal.full(let capacity) {
+            throw APIError(.tooManyRequests, code: "tooManySessions",
+                           "You have \(capacity) sessions of your own open, the most the server keeps; delete one or wait for one to expire.")
         } catch {
-            throw APIError(.tooManyRequests, code: "tooManySessions", error.description)
+            throw APIError(.tooManyRequests, code: "tooManySessions", String(describing: error))
         }
-        state.logger.info("picker session created", metadata: ["session": "\(session.id)", "maxItems": "\(settings.maxItems)"])
+        state.logger.info("picker session created", metadata: ["session": "\(session.id)", "maxItems": "\(settings.maxItems)",
+                                                                "by": "\(creator == .client ? "client" : "person")"])
         var response = try JSONResponse.make(try await resource(session))
         response.headers[.location] = "/v1/sessions/\(session.id)"
         return response
     }
 
-    private func show(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        try JSONResponse.make(try await resource(try await session(context)))
+    /// `GET /v1/sessions/{id}`: the session; 404 when it is unknown, deleted or expired.
+    func show(_ id: String) async throws -> Response {
+        guard let session = state.sessions.session(id) else { throw APIError.notFound }
+        return try JSONResponse.make(try await resource(session))
     }
 
-    /// Ends the session; its base URLs stop working at once. Answers `{}`, as Google's API does.
-    private func delete(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let id = try context.parameters.require("id")
+    /// `DELETE /v1/sessions/{id}`: ends the session; its base URLs stop working at once. Answers
+    /// `{}`, as Google's API does.
+    func delete(_ id: String) async throws -> Response {
         guard state.sessions.delete(id) else { throw APIError.notFound }
         return try JSONResponse.make(EmptyObject())
-    }
-
-    /// The session the path names; 404 when it is unknown, deleted or expired.
-    private func session(_ context: BasicRequestContext) async throws -> PickerSession {
-        guard let session = state.sessions.session(try context.parameters.require("id")) else { throw APIError.notFound }
-        return session
     }
 
     /// The session as its client sees it; `pickedCount` leaves out picks deleted or hidden since.

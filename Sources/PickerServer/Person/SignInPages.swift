@@ -18,7 +18,7 @@ enum SignInPages {
     /// same-site navigation, so the new `SameSite=Strict` cookie goes with it).
     static func signedIn(next: String?) -> Response {
         let refresh = next.map { #"<meta http-equiv="refresh" content="0;url=\#($0)">"# } ?? ""
-        let link = next.map { #"<p><a href="\#($0)">Continue to the picker</a></p>"# }
+        let link = next.map { #"<p><a href="\#($0)">Continue to \#($0 == DemoClientRoutes.pagePath ? "the demo client" : "the picker")</a></p>"# }
             ?? "<p>Open a picker link (a session's <code>pickerUri</code>) in this browser to pick.</p>"
         return page(status: .ok, title: "Signed in", head: refresh, body: "<h1>Signed in</h1>\n<p>This browser is signed in as the library's owner.</p>\n\(link)")
     }

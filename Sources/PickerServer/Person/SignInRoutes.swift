@@ -3,7 +3,8 @@ import Hummingbird
 import PickerSessions
 
 /// `GET /signin/{link}`: the person opens the one-time link `serve` printed; the browser is
-/// signed in (``PersonCookie``) and goes on to the picker page named by `next`, if any.
+/// signed in (``PersonCookie``) and goes on to the page named by `next` (a picker page or the
+/// demo client page), if any.
 ///
 /// The link is used up by that request and works only for its lifetime; a link used again,
 /// expired or made up gets the same refusal. A `HEAD` (a link preview) uses nothing up.
@@ -26,7 +27,7 @@ struct SignInRoutes: Sendable {
                 return SignInPages.throttled(retryAfter: retryAfter)
             }
             state.logger.info("a browser signed in as the person")
-            let next = request.uri.queryParameters.get("next").flatMap { Self.isPickerPage($0) ? $0 : nil }
+            let next = request.uri.queryParameters.get("next").flatMap { Self.isPersonPage($0) ? $0 : nil }
             var response = SignInPages.signedIn(next: next)
             response.headers[.setCookie] = PersonCookie.setCookie(name: state.personCookieName, token: browser,
                                                                   maxAge: Int(state.signIn.browserLifetime.components.seconds))
@@ -34,15 +35,16 @@ struct SignInRoutes: Sendable {
         }
     }
 
-    /// The path of a sign-in link, going on to `next` (a picker page's path) once signed in.
+    /// The path of a sign-in link, going on to `next` (a page of the person's, ``isPersonPage(_:)``) once signed in.
     static func path(link: String, next: String?) -> String {
         "/signin/\(link)" + (next.map { "?next=\($0)" } ?? "")
     }
 
-    /// Whether `path` is a picker page's path (`/picker/{session}/{token}/`, or with `autoclose`
-    /// after it): the only place a sign-in goes on to, so that a link cannot be made to send the
-    /// browser elsewhere.
-    static func isPickerPage(_ path: String) -> Bool {
+    /// Whether `path` is a page of the person's: a picker page's path (`/picker/{session}/{token}/`,
+    /// or with `autoclose` after it) or the demo client page (`/demo/`). Those are the only places
+    /// a sign-in goes on to, so that a link cannot be made to send the browser elsewhere.
+    static func isPersonPage(_ path: String) -> Bool {
+        if path == DemoClientRoutes.pagePath { return true }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 5, parts[0].isEmpty, parts[1] == "picker", parts[4].isEmpty || parts[4] == "autoclose" else { return false }
         return parts[2...3].allSatisfy { part in

@@ -20,8 +20,9 @@ struct PickerSessionResource: Encodable {
     let selection: SelectionResource
     let library: Library
     let droppedPreselected: [String]
-    /// Whether this is the server's own session, whose picks the person sees after Done as its
-    /// client receives them (at `received/`, ``ClientViewRoutes``).
+    /// Whether this is one of the person's own sessions (``OwnSessions``: the server's, or one the
+    /// demo client page created), whose picks the person sees after Done as its client receives
+    /// them, on the demo client page (``DemoClientRoutes``).
     let clientView: Bool
     /// What the page asks within: its thumbnails' quality, the batch's and prefetch's bounds.
     let limits = PickerPageLimits()

@@ -85,11 +85,11 @@ struct StaticFiles: Sendable {
     /// The picker's page: served at each session's picker URI, never under `/ui/`.
     static let page = "index.html"
 
-    /// What the server's own session's client received (``ClientViewRoutes``): served at its picker URI's `received/`.
-    static let receivedPage = "received.html"
+    /// The demo client page (``DemoClientRoutes``): served at `/demo/`.
+    static let demoPage = "demo.html"
 
     /// The pages, answered at their own paths (never under `/ui/`), their `/ui/` references versioned.
-    static let pages = [page, receivedPage]
+    static let pages = [page, demoPage]
 
     /// FNV-1a over every file's path and bytes, in path order (each length-prefixed, so no two
     /// sets of files serialise alike).

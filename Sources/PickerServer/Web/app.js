@@ -282,13 +282,18 @@ async function finish(state) {
   currentAlbum = null;
   $("view-title").textContent = t("pageTitle");
   showFinished(state, t(messages[state]));
-  // The session `serve` made at start: what a program receives is the next thing to see
-  // (docs/SECURITY.md: the client view of the server's own session).
-  if (state === "complete" && session.clientView) {
-    $("finished-link").href = "received/"; // set here: the page's own links are all /ui/ files
+  // One of the person's own sessions (the one `serve` made at start, or one the demo client page
+  // made): the demo client page shows what its program received (docs/SECURITY.md).
+  if (session.clientView && state !== "ended") {
+    const link = $("finished-link");
+    link.href = new URL(`../../../demo/?session=${encodeURIComponent(session.id)}`, location.href).href; // from /picker/{id}/{token}/
+    link.dataset.i18n = state === "complete" ? "seeReceived" : "backToDemo";
+    link.textContent = t(link.dataset.i18n);
     $("finished-next").hidden = false;
-    location.replace("received/");
-    return;
+    if (state === "complete") {
+      location.replace(link.href);
+      return;
+    }
   }
   // Opened at `pickerUri/autoclose` (as Google's picker takes it): the app waiting for the
   // answer has it; close the tab (browsers allow it for tabs a script opened; else the message stays).

@@ -154,6 +154,8 @@ struct ServeCommand: AsyncParsableCommand {
 
                     \(signInURL)
 
+                After Done it shows what a program received; to try the API as a program would: \(base)/demo/
+
                 \(ownPhotos)Programs: the API is \(base)/v1 (described at \(base)/openapi.json), with the client key
                     \(key)
                 sent as 'Authorization: Bearer <key>'.
