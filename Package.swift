@@ -167,7 +167,7 @@ let package = Package(
             name: "PickerServerTests",
             dependencies: [
                 "PickerServer", "PickerClient", "PickerSessions", "LibraryOpening", "IndexedLibrary", "FolderLibrary", "LibraryTree", "AssetsKit",
-                "ImageMetadata", "ImagePipeline", "ProcessRunning", "TestSupport",
+                "ImageMetadata", "ImagePipeline", "MediaProbing", "ProcessRunning", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

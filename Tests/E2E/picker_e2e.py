@@ -26,7 +26,10 @@ Then a server on each backend (folder and indexed): in Simplified Chinese All Ph
 The server's own session (the one its first sign-in link opens) is picked and finished: the page
 goes on to the demo client page, which shows what the program received, its thumbnails through the
 baseUrls; then that page, as an app would, creates a session, opens its picker, and after two picks
-and Done lists them, downloads them all and deletes the session (e2e_demo_client). Last, a phone
+and Done lists them, downloads them all and deletes the session (e2e_demo_client). A library
+whose originals are in a bucket (moto; once `serve --library s3://…` exists, skipped until then):
+cloud badges, an original's bytes of total while it comes, the transfer stopped when its large view
+is left, Done at once (e2e_cloud). Last, a phone
 (390 x 844, touch) on a library with folders: four columns over at least 72 % of the height, the
 grid's tools never wider than the screen, controls of 44 px at least, folders of albums, a swipe,
 the upload's message, the scroll position kept per album, Cancel asking first, an empty album, and
@@ -36,7 +39,7 @@ least 44 x 44 (e2e_axe).
 
 Each part lives in a module beside this file (e2e_client, e2e_page, e2e_sign_in, e2e_picking,
 e2e_cancel, e2e_range_reload, e2e_scroll_cancel with e2e_library_server, e2e_warm_final, e2e_devtools,
-e2e_album_kinds, e2e_demo_client, e2e_phone and e2e_axe; e2e_common
+e2e_album_kinds, e2e_demo_client, e2e_cloud, e2e_phone and e2e_axe; e2e_common
 for what they share). Run by scripts/e2e.sh, which starts
 the server:
     python3 Tests/E2E/picker_e2e.py --base http://127.0.0.1:PORT/ --key CLIENT_KEY --sign-in SIGN_IN_URL \
@@ -56,6 +59,7 @@ from selenium.common.exceptions import WebDriverException
 from e2e_album_kinds import run_album_kinds
 from e2e_cancel import run_cancel
 from e2e_client import Client, client_reaches_nothing
+from e2e_cloud import run_cloud_bucket
 from e2e_common import MAX_ITEMS, REPOSITORY, Scenario, StepFailed
 from e2e_demo_client import run_demo_client
 from e2e_phone import run_phone
@@ -102,6 +106,7 @@ def run(arguments, scenario):
     page.readme_screenshots["picker-phone.png"] = artifacts / "phone-grid-light.png"
     run_scroll_cancel(arguments.binary, artifacts, scenario)
     run_album_kinds(arguments.binary, artifacts, scenario)
+    run_cloud_bucket(arguments.binary, artifacts, scenario, measured)
     print(f"e2e: measured {json.dumps(measured, ensure_ascii=False)}", flush=True)
     (artifacts / "measured.json").write_text(json.dumps(measured, indent=2, ensure_ascii=False))
     if arguments.readme_screenshot:

@@ -5,19 +5,23 @@ import Glibc
 import Synchronization
 import TestSupport
 
-/// One GET on a connection of its own, sent and left open: the test closes the connection (a
-/// browser cancelling an image) or waits for the answer's status.
+/// One request without a body (a GET, or a POST such as a transfer's) on a connection of its own,
+/// sent and left open: the test closes the connection (a browser cancelling an image, a page
+/// leaving its large view), waits for the answer's status or reads its events as they come.
 final class PendingRequest: Sendable {
     private let socket: Int32
     private let closed = Mutex(false)
+    /// The bytes read so far by ``events(until:limit:)``.
+    private let received = Mutex<[UInt8]>([])
 
-    /// Connects to 127.0.0.1:`port` and sends `GET path` with `headers` (whole lines).
-    init(port: Int, path: String, headers: [String]) throws {
+    /// Connects to 127.0.0.1:`port` and sends `method path` with `headers` (whole lines).
+    init(port: Int, method: String = "GET", path: String, headers: [String]) throws {
         guard let socket = LoopbackSocket.connect(port: port, readTimeout: timeval(tv_sec: 0, tv_usec: 100_000)) else {
             throw POSIXError(.ECONNREFUSED)
         }
         self.socket = socket
-        let text = (["GET \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)"] + headers).joined(separator: "\r\n") + "\r\n\r\n"
+        let length = method == "GET" ? [] : ["Content-Length: 0"]
+        let text = (["\(method) \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)"] + length + headers).joined(separator: "\r\n") + "\r\n\r\n"
         let bytes = Array(text.utf8)
         guard send(socket, bytes, bytes.count, 0) == bytes.count else {
             Glibc.close(socket)
@@ -60,5 +64,50 @@ final class PendingRequest: Sendable {
             if count > 0 { received += buffer[0..<count] }
         }
         return nil
+    }
+
+    /// A server-sent event of the answer: its name and its data line.
+    struct Event: Sendable, Equatable {
+        let name: String
+        let data: String
+    }
+
+    /// The answer's events read so far, read on a thread of its own until `enough` holds, the
+    /// answer ends or the connection closes; `limit` is a hang guard.
+    func events(limit: Duration = HangGuard.defaultLimit, until enough: @escaping @Sendable ([Event]) -> Bool) async -> [Event] {
+        await withCheckedContinuation { continuation in
+            Thread { [self] in
+                continuation.resume(returning: readEvents(until: ContinuousClock.now + limit, enough: enough))
+            }.start()
+        }
+    }
+
+    private func readEvents(until deadline: ContinuousClock.Instant, enough: ([Event]) -> Bool) -> [Event] {
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        var events = Self.events(in: received.withLock { $0 })
+        while ContinuousClock.now < deadline, !closed.withLock({ $0 }), !enough(events) {
+            let count = recv(socket, &buffer, buffer.count, 0)
+            if count == 0 { break }
+            if count > 0 {
+                events = Self.events(in: received.withLock { received in
+                    received += buffer[0..<count]
+                    return received
+                })
+            }
+        }
+        return events
+    }
+
+    /// The events in the bytes of an answer (its head and chunk sizes are lines that are neither).
+    private static func events(in bytes: [UInt8]) -> [Event] {
+        // "\r\n" is one Character in Swift: split on scalars.
+        let lines = String(decoding: bytes, as: UTF8.self).unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { String(String.UnicodeScalarView($0)).trimmingCharacters(in: .whitespacesAndNewlines) }
+        var events: [Event] = []
+        for (index, line) in lines.enumerated() where line.hasPrefix("event: ") && index + 1 < lines.count {
+            guard lines[index + 1].hasPrefix("data: "), lines.count > index + 2 else { continue }
+            events.append(Event(name: String(line.dropFirst(7)), data: String(lines[index + 1].dropFirst(6))))
+        }
+        return events
     }
 }

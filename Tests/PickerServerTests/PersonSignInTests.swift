@@ -18,6 +18,7 @@ import TestSupport
             ("GET", "", nil), ("GET", "api/session", nil), ("GET", "api/albums", nil),
             ("GET", "api/albums/smart%3Aall/assets?limit=500", nil), ("GET", "api/albums/smart%3Arecently-deleted/assets", nil),
             ("GET", "api/assets/\(asset)/image?w=64&h=64&mode=fill", nil), ("GET", "api/assets/\(asset)/original", nil),
+            ("POST", "api/assets/\(asset)/fetch", nil),
             ("POST", "api/prefetch", json(["ids": [asset], "w": 64, "h": 64])), ("POST", "api/selection/\(asset)", nil),
             ("DELETE", "api/selection/\(asset)", nil), ("PUT", "api/selection", json(["ids": [asset]])),
             ("POST", "api/done", nil), ("POST", "api/cancel", nil), ("GET", "api/events", nil),

@@ -35,7 +35,8 @@ import TestSupport
     /// The picker page's routes (method, path under the picker URI).
     private static func pickerRoutes(asset: String) -> [(method: String, path: String)] {
         [("GET", ""), ("GET", "autoclose"), ("GET", "api/session"), ("GET", "api/albums"), ("GET", "api/albums/smart%3Aall/assets?limit=5"),
-         ("GET", "api/assets/\(asset)/image?w=64&h=64&mode=fill"), ("GET", "api/assets/\(asset)/original"), ("POST", "api/prefetch"),
+         ("GET", "api/assets/\(asset)/image?w=64&h=64&mode=fill"), ("GET", "api/assets/\(asset)/original"),
+         ("POST", "api/assets/\(asset)/fetch"), ("POST", "api/prefetch"),
          ("POST", "api/thumbnails"), ("POST", "api/selection/\(asset)"), ("DELETE", "api/selection/\(asset)"),
          ("PUT", "api/selection"), ("POST", "api/done"), ("POST", "api/cancel"), ("POST", "api/upload?filename=a.jpg"), ("POST", "api/albums")]
     }

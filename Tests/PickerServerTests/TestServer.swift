@@ -89,7 +89,8 @@ final class TestServer: Sendable {
         return root
     }
 
-    private init(library: any PhotoLibrary, root: URL, sessions: PickerSessionStore?, signIn: PersonSignIn, port: Int,
+    /// A server over `library`, whose folder (removed by ``stop()`` with the folder above it) is `root`.
+    init(library: any PhotoLibrary, root: URL, sessions: PickerSessionStore?, signIn: PersonSignIn, port: Int,
                  limits: PickerServerLimits = .forTests) async throws {
         self.library = library
         self.root = root

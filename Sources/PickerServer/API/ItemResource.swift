@@ -13,8 +13,12 @@ struct ItemResource: Encodable, Sendable {
     let creationDate: String
     let byteSize: Int64
     let duration: Double?
+    /// Whether the original is kept elsewhere and not on this machine now (a cloud badge on the
+    /// page): opening it large fetches it first.
+    let remoteOriginal: Bool
 
-    init(_ asset: Asset) {
+    /// The asset as the page shows it; `remoteOriginal` when its original is not on this machine.
+    init(_ asset: Asset, remoteOriginal: Bool = false) {
         id = asset.id.uuid.uuidString
         localIdentifier = asset.id.localIdentifier.description
         filename = asset.filename
@@ -24,5 +28,14 @@ struct ItemResource: Encodable, Sendable {
         creationDate = ISO8601.string(from: asset.creationDate, offset: asset.timeZoneOffset)
         byteSize = asset.byteSize
         duration = asset.duration
+        self.remoteOriginal = remoteOriginal
+    }
+
+    /// `assets` as the page shows them, which of their originals are not on this machine asked
+    /// of `library` once for them all (``AssetsKit/RemoteOriginals``).
+    static func items(_ assets: [Asset], library: any PhotoLibrary) async throws -> [ItemResource] {
+        guard let remote = library.remoteOriginals, !assets.isEmpty else { return assets.map { ItemResource($0) } }
+        let local = try await remote.localOriginals(of: assets)
+        return assets.map { ItemResource($0, remoteOriginal: !local.contains($0.id)) }
     }
 }

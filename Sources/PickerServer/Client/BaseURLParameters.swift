@@ -7,7 +7,8 @@ import AssetsKit
 enum BaseURLParameters: Equatable {
     /// A rendition: `width`×`height` (a missing side may be as long as the largest allowed),
     /// filled exactly when cropped; JPEG at quality 85. A client program's download is nobody's
-    /// first screen: it never delays one (``RenderPriority/visibleSharp``).
+    /// first screen: it never delays one (``RenderPriority/visibleSharp``). It is an explicit ask,
+    /// so an original kept elsewhere is fetched for it (network access allowed).
     case image(ImageRequest)
     /// A photo's original bytes, location removed.
     case download
@@ -41,6 +42,6 @@ enum BaseURLParameters: Equatable {
         guard width != nil || height != nil else { throw .badParameter(usage + ".") }
         guard !crop || (width != nil && height != nil) else { throw .badParameter("'-c' crops to a size: give both '=wW-hH-c'.") }
         self = .image(ImageRequest(served: width ?? ImageRequest.maximumServedSide, height ?? ImageRequest.maximumServedSide,
-                                   mode: crop ? .fill : .fit, quality: 85, priority: .visibleSharp))
+                                   mode: crop ? .fill : .fit, quality: 85, network: true, priority: .visibleSharp))
     }
 }

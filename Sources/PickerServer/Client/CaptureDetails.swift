@@ -12,7 +12,8 @@ import ImagePipeline
 /// frame rate is the asset's (``AssetsKit/Asset/framesPerSecond``, from the one `ffprobe` run
 /// that read the video into the library), so no video is probed again. A value the file lacks,
 /// or a photo that cannot be read, is left out, as Google's Picker API leaves out what it does
-/// not know.
+/// not know; so is a photo whose original is kept elsewhere and not on this machine now: a
+/// listing never waits for the network (the client fetches the original itself, at `=d`).
 struct CaptureDetails: Sendable, Equatable {
     var photo: PickedMediaItemResource.PhotoMetadata?
     var video: PickedMediaItemResource.VideoMetadata?
@@ -45,7 +46,7 @@ struct CaptureDetails: Sendable, Equatable {
         if asset.mediaType == .video {
             return CaptureDetails(video: PickedMediaItemResource.VideoMetadata(fps: asset.framesPerSecond))
         }
-        let original = try? await library.originalFile(for: asset)
+        let original = try? await library.originalFile(for: asset, request: OriginalRequest(isNetworkAccessAllowed: false))
         var photo: PickedMediaItemResource.PhotoMetadata?
         if let original { photo = try? await BlockingWork.run { exposure(of: original) } }
         return CaptureDetails(photo: photo ?? PickedMediaItemResource.PhotoMetadata())

@@ -3,19 +3,26 @@ import Hummingbird
 
 /// The image requests the server's routes make, typed from the wire: a rendition route's query
 /// (`w`, `h`, `mode=fit|fill`, `format=jpeg|webp`, `quality=1…100` and, on the picker page,
-/// `delivery=fast|high`), a baseUrl's size (``BaseURLParameters``), a thumbnail batch and a
-/// prefetch. Each asks the pipeline not to keep the bytes in memory: the server keeps what it
-/// answers itself (``RenditionMemo``), once.
+/// `delivery=fast|high` and `network=0|1`), a baseUrl's size (``BaseURLParameters``), a thumbnail
+/// batch and a prefetch. Each asks the pipeline not to keep the bytes in memory: the server keeps
+/// what it answers itself (``RenditionMemo``), once.
+///
+/// Network access is the server's decision per request, as PhotoKit's `isNetworkAccessAllowed`
+/// is the caller's: a grid's thumbnails, its batches, prefetch and posters never wait for an
+/// original kept elsewhere (they get what is at hand); the picker page's large view asks with
+/// `network=1`, and a client program's baseUrl is an explicit ask, so it may fetch.
 extension ImageRequest {
     /// The largest side a rendition may ask for (4096: a 4K screen's width). A larger request is
     /// refused with 400 before any decode: a rendition costs its pixels, and the original is
     /// there for anything bigger.
     static let maximumServedSide = 4_096
-    /// A rendition the server makes: `width`×`height`, kept in memory by the server, not the pipeline.
+    /// A rendition the server makes: `width`×`height`, kept in memory by the server, not the
+    /// pipeline; with `network`, from an original fetched first when it is kept elsewhere.
     init(served width: Int, _ height: Int, mode: ContentMode, format: ImageFormat = .jpeg, quality: Int = PickerThumbnails.quality,
-         delivery: DeliveryMode = .highQualityFormat, priority: RenderPriority) {
+         delivery: DeliveryMode = .highQualityFormat, network: Bool = false, priority: RenderPriority) {
         self.init(targetSize: PixelSize(width: width, height: height), contentMode: mode, deliveryMode: delivery,
-                  resizeMode: .exact, format: format, quality: quality, priority: priority, keepsInMemory: false)
+                  resizeMode: .exact, format: format, quality: quality, isNetworkAccessAllowed: network, priority: priority,
+                  keepsInMemory: false)
     }
 
     /// This request made for `session`: its renders take turns with other sessions'.
@@ -27,7 +34,7 @@ extension ImageRequest {
 
     /// The rendition `request`'s query asks for, checked.
     /// - Parameters:
-    ///   - allowsDelivery: Whether `delivery` may be given (the picker page's API).
+    ///   - allowsDelivery: Whether `delivery` and `network` may be given (the picker page's API).
     ///   - priority: The render queue's tier (a `fast` delivery is always ``RenderPriority/visibleFirst``).
     /// - Throws: ``APIError`` 400 naming the parameter and what it accepts.
     init(query request: Request, allowsDelivery: Bool = false, priority: RenderPriority) throws(APIError) {
@@ -60,7 +67,8 @@ extension ImageRequest {
         let format = try choice("format", ["jpeg", "jpg", "webp"], Self.format) ?? .jpeg
         let quality = try integer("quality", in: 1...100) ?? PickerThumbnails.quality
         let delivery = allowsDelivery ? try choice("delivery", ["fast", "high"], Self.delivery) ?? .highQualityFormat : .highQualityFormat
-        self.init(served: width, height, mode: mode, format: format, quality: quality, delivery: delivery,
+        let network = allowsDelivery ? try choice("network", ["0", "1"], Self.network) ?? false : false
+        self.init(served: width, height, mode: mode, format: format, quality: quality, delivery: delivery, network: network,
                   priority: delivery == .fastFormat ? .visibleFirst : priority)
     }
 
@@ -77,6 +85,14 @@ extension ImageRequest {
         switch name {
         case "jpeg", "jpg": .jpeg
         case "webp": .webp
+        default: nil
+        }
+    }
+
+    private static func network(_ name: String) -> Bool? {
+        switch name {
+        case "1": true
+        case "0": false
         default: nil
         }
     }

@@ -21,14 +21,10 @@ extension MediaResponder {
     /// answer starts, and then streamed from the file, only while it is still the version
     /// first seen. A photo that cannot be rebuilt that way (another format, a damaged or
     /// over-long header, no EOI) is answered as a full-size JPEG rendition, which carries no
-    /// metadata at all.
+    /// metadata at all. An original kept elsewhere is fetched first, then rebuilt from its local
+    /// copy (``localOriginal(of:departure:progress:)``).
     func originalWithoutLocation(of asset: Asset) async throws -> Response {
-        let original: OriginalResource
-        do {
-            original = try await library.originalFile(for: asset)
-        } catch {
-            throw Self.apiError(error, asset: asset)
-        }
+        let original = try await localOriginal(of: asset)
         if original.contentType == "image/jpeg" {
             // Read on NIO's thread pool: a blocking read must not hold a cooperative thread.
             let file = original.file

@@ -5,13 +5,12 @@ import Hummingbird
 
 extension MediaResponder {
     /// The asset's original file, or the part of it a `Range` header asks for.
+    ///
+    /// An original kept elsewhere is fetched first (an original asked for is an explicit ask:
+    /// network access allowed), then served from its local copy, `Range` and all: the answer
+    /// starts once the whole original is here.
     func original(of asset: Asset, request: Request, context: some RequestContext) async throws -> Response {
-        let original: OriginalResource
-        do {
-            original = try await library.originalFile(for: asset)
-        } catch {
-            throw Self.apiError(error, asset: asset)
-        }
+        let original = try await localOriginal(of: asset)
         // The open file (the version the library knows, checked at open): its version is the validator.
         guard let version = OriginalFileVersion(original.file) else { throw APIError.notFound }
         let length = version.size
@@ -40,6 +39,37 @@ extension MediaResponder {
             error.headers[.contentRange] = "bytes */\(length)"
             throw error
         }
+    }
+
+    /// The original of `asset`, open, fetched first when it is kept elsewhere and not here (with
+    /// `progress`), waited for only while the client of the current request is there: when it
+    /// leaves, the wait is cancelled, and with it the transfer unless another caller waits for it.
+    /// Two callers asking for one original at once share one transfer (``AssetsKit/OriginalFetching``).
+    /// - Throws: ``APIError``: 404 for an original gone or changed, 502 `fetchFailed` when it
+    ///   could not be fetched from where it is kept (the reason in the message), 499 when the
+    ///   client left.
+    func localOriginal(of asset: Asset, departure: ClientDeparture? = ClientDeparture.current,
+                       progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws -> OriginalResource {
+        do {
+            return try await Self.whileClientWaits(departure) { [library] in
+                try await library.originalFile(for: asset, request: OriginalRequest(isNetworkAccessAllowed: true, progress: progress))
+            }
+        } catch let error as APIError {
+            throw error
+        } catch LibraryError.unreadableFile(_, let reason) where library.remoteOriginals != nil {
+            // A library keeping originals elsewhere says so when the place could not be reached.
+            throw Self.fetchFailed(asset, reason: reason)
+        } catch {
+            throw Self.apiError(error, asset: asset)
+        }
+    }
+
+    /// 502 `fetchFailed`: the original of `asset` could not be brought from where it is kept;
+    /// asking again may work.
+    static func fetchFailed(_ asset: Asset, reason: String) -> APIError {
+        var error = APIError(.badGateway, code: "fetchFailed", "\(asset.filename) could not be fetched from where it is kept: \(reason)")
+        error.googleStatus = "UNAVAILABLE"
+        return error
     }
 
     /// A file name that cannot break out of a quoted header value.

@@ -44,6 +44,10 @@ struct MediaResponder: Sendable {
     /// best answer there is), cacheable and tagged; a `fast` answer made for the occasion may be
     /// a stand-in, and is neither tagged nor kept. A render takes a place in `session`'s budget
     /// (429 beyond it) and is given up as soon as the client closes its connection.
+    ///
+    /// A request without network access whose original is kept elsewhere and not here waits for
+    /// nothing: it gets the quickest image at hand (a preview, a smaller rendition), degraded and
+    /// not kept, or, with none, 409 `networkAccessRequired`.
     func image(of asset: Asset, request: ImageRequest, ifNoneMatch: String?, session: String) async throws -> Response {
         if let answer = answerWithoutRendering(of: asset, request: request, ifNoneMatch: ifNoneMatch) {
             return answer.response
@@ -51,14 +55,26 @@ struct MediaResponder: Sendable {
         let result: ImageResult
         do {
             result = try await withinBudget(session: session, tier: request.priority, departure: ClientDeparture.current) {
-                [library] in try await library.finalImage(for: asset, request: request.asked(by: session))
+                [library] in
+                do {
+                    return try await library.finalImage(for: asset, request: request.asked(by: session))
+                } catch LibraryError.networkAccessRequired(let file) where !request.isNetworkAccessAllowed {
+                    let deadline = ContinuousClock.now + ThumbnailBatch.quickImageTime
+                    guard let atHand = await library.quickImages(for: [asset], request: request, startingBefore: deadline)[asset.id.uuid] else {
+                        throw LibraryError.networkAccessRequired(file: file)
+                    }
+                    return atHand
+                }
             }
         } catch let error as APIError {
             throw error
+        } catch LibraryError.unreadableFile(_, let reason) where request.isNetworkAccessAllowed && library.remoteOriginals != nil {
+            // The original kept elsewhere could not be fetched.
+            throw Self.fetchFailed(asset, reason: reason)
         } catch {
             throw Self.apiError(error, asset: asset)
         }
-        guard request.deliveryMode != .fastFormat else {
+        guard request.deliveryMode != .fastFormat, !result.isDegraded else {
             // The quickest answer may be a degraded one today and the final one tomorrow.
             return Self.answer(result, tag: nil, cacheControl: cacheControl).response
         }
@@ -159,11 +175,19 @@ struct MediaResponder: Sendable {
 
     /// `work`'s value, made in a place of `session`'s budget at `tier`, waited for only while
     /// the client (`departure`) is there and the budget keeps the place.
-    private func withinBudget<Value: Sendable>(session: String, tier: RenderPriority, departure: ClientDeparture?,
-                                               _ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
+    func withinBudget<Value: Sendable>(session: String, tier: RenderPriority, departure: ClientDeparture?,
+                                       _ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
         let stop = RenderStop()
         let ticket = try budget.admit(session: session, tier: tier, stop: stop)
         defer { budget.release(ticket, session: session) }
+        return try await Self.whileClientWaits(departure, stop: stop, work)
+    }
+
+    /// `work`'s value, waited for only while the client (`departure`) is there: when it leaves,
+    /// `work` is cancelled (a transfer of an original stops unless another caller waits for it)
+    /// and the 499 of ``RenderStop/Reason/clientLeft`` is thrown.
+    static func whileClientWaits<Value: Sendable>(_ departure: ClientDeparture?, stop: RenderStop = RenderStop(),
+                                                  _ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
         let watch = departure?.watch { stop.fire(.clientLeft) }
         defer { if let watch { departure?.unwatch(watch) } }
         return try await stop.racing(work)
@@ -202,6 +226,9 @@ struct MediaResponder: Sendable {
         return PreparedAnswer(head: HTTPResponse(status: .ok, headerFields: headers), body: bytes)
     }
 
+    /// The `code` of the 409 for an original kept elsewhere, asked for without network access.
+    static let networkAccessRequiredCode = "networkAccessRequired"
+
     private static let imageSize = HTTPField.Name("X-Image-Size")!
     private static let imageDegraded = HTTPField.Name("X-Image-Degraded")!
     private static let serverTiming = HTTPField.Name("Server-Timing")!
@@ -216,12 +243,15 @@ struct MediaResponder: Sendable {
 
     /// What a failure of the library means to the caller: an original that is gone, changed
     /// since the library read it or reached through a link out of the library is 404, the
-    /// answer of an unknown asset (nothing tells a swapped file from a missing one); an image
-    /// the pipeline cannot read is 422, the message naming the file and the reason.
+    /// answer of an unknown asset (nothing tells a swapped file from a missing one); an original
+    /// kept elsewhere that the request did not allow to fetch is 409 `networkAccessRequired`; an
+    /// image the pipeline cannot read is 422, the message naming the file and the reason.
     static func apiError(_ error: any Error, asset: Asset) -> any Error {
         switch error {
         case LibraryError.assetNotFound, LibraryError.unreadableFile, LibraryError.originalUnavailable:
             return APIError.notFound
+        case LibraryError.networkAccessRequired:
+            return APIError(.conflict, code: networkAccessRequiredCode, "\(error)")
         case is ImagePipelineError, is LibraryError, is VideoError:
             return APIError(.unprocessableContent, code: "cannotRender", "\(asset.filename) cannot be rendered: \(error)")
         default:

@@ -6,8 +6,9 @@ import ImagePipeline
 import PickerSessions
 
 /// The picker page's browsing: the album list, windows of a collection's assets, thumbnails (one
-/// by one, or a first screen's together: ``ThumbnailBatch``) and large images, originals, and
-/// prefetch of the rows about to come into view.
+/// by one, or a first screen's together: ``ThumbnailBatch``) and large images, originals (and the
+/// transfer of one kept elsewhere, with its progress), and prefetch of the rows about to come
+/// into view.
 struct PickerBrowsing: Sendable {
     let state: ServerState
 
@@ -46,6 +47,11 @@ struct PickerBrowsing: Sendable {
         api.get("assets/:asset/original") { request, context in
             let asset = try await visibleAsset(context, session: try await grant(context).session)
             return try await state.media.original(of: asset, request: request, context: context)
+        }
+        // The large view's original, brought here with its progress (MediaResponder.transfer).
+        api.post("assets/:asset/fetch") { _, context in
+            let session = try await grant(context).session
+            return state.media.transfer(of: try await visibleAsset(context, session: session), session: session.id)
         }
         api.post("prefetch") { request, context in
             let session = try await grant(context).session
@@ -111,7 +117,7 @@ struct PickerBrowsing: Sendable {
         let end = min(result.count, offset + limit)
         let assets = offset < end ? try await result.assets(in: offset..<end) : []
         state.assets.remember(assets)
-        return AssetWindow(total: result.count, offset: offset, items: assets.map(ItemResource.init))
+        return AssetWindow(total: result.count, offset: offset, items: try await ItemResource.items(assets, library: state.library))
     }
 
     /// The asset a picker path names, when the session may show it; 404 otherwise.

@@ -34,7 +34,8 @@ struct PickerImporting: Sendable {
                 guard let current = state.sessions.pickerSession(grant.session.id, token: grant.token) else { throw APIError.gone }
                 (session, selected) = (current, false)
             }
-            return try JSONResponse.make(UploadResult(item: ItemResource(asset), selected: selected,
+            let item = try await ItemResource.items([asset], library: state.library)[0]
+            return try JSONResponse.make(UploadResult(item: item, selected: selected,
                                                       selection: SelectionResource(session.selection)), status: .created)
         }
         api.post("albums") { request, context in

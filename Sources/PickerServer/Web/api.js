@@ -64,10 +64,15 @@ export function getAssets(albumId, { offset, limit, sort, media }) {
   return request("GET", `albums/${id(albumId)}/assets?${query}`);
 }
 
-/** The URL of an asset's image at `w`×`h` device pixels (`quality`: the server's default when left out). */
-export function imageURL(assetId, { w, h, mode = "fill", delivery = "high", format = "jpeg", quality }) {
+/**
+ * The URL of an asset's image at `w`×`h` device pixels (`quality`: the server's default when left
+ * out). With `network`, an original kept elsewhere may be fetched to make it (the large view);
+ * without, the server answers what it has at hand and never waits for the network (the grid).
+ */
+export function imageURL(assetId, { w, h, mode = "fill", delivery = "high", format = "jpeg", quality, network = false }) {
   const query = new URLSearchParams({ w: clampSide(w), h: clampSide(h), mode, format, delivery });
   if (quality !== undefined) query.set("quality", quality);
+  if (network) query.set("network", "1");
   return `${API}assets/${id(assetId)}/image?${query}`;
 }
 

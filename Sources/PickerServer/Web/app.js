@@ -50,6 +50,7 @@ const browser = new Browser({
   selection, onError: fail,
   onClose: () => closeBrowser(),
   onMove: (index) => { grid.focus = index; },
+  onFetched: (item) => grid.markLocal(item),
 });
 
 const sortToggle = $("sort-toggle");

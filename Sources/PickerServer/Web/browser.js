@@ -1,9 +1,12 @@
 // The browser: one asset large. A photo shows the grid's thumbnail at once (degraded), then
 // the sharp rendition at screen size × devicePixelRatio (final) fetched with progress; a video
-// plays from its original (the server answers Range requests). Previous/next walk the album.
+// plays from its original (the server answers Range requests). An original kept elsewhere (the
+// item's `remoteOriginal`, a cloud badge in the grid) is brought first, its bytes of total shown
+// under the degraded image or the video's poster; leaving stops it. Previous/next walk the album.
 
 import { imageURL, originalURL, thumbnailURL } from "./api.js";
-import { t } from "./i18n.js";
+import { t, formatBytes } from "./i18n.js";
+import { fetchOriginal } from "./original-transfer.js";
 import { fetchWithProgress } from "./progress-fetch.js";
 
 const SWIPE_MIN_PX = 40; // the least sideways travel that counts as a swipe
@@ -11,17 +14,20 @@ const SWIPE_MIN_PX = 40; // the least sideways travel that counts as a swipe
 export class Browser {
   /**
    * @param {{selection: import("./selection.js").Selection, onClose: () => void, onError: (error: Error) => void,
-   *          onMove: (index: number) => void}} options
+   *          onMove: (index: number) => void, onFetched: (item: object) => void}} options
+   *   `onFetched`: an item's original kept elsewhere is on the server's machine now.
    */
-  constructor({ selection, onClose, onError, onMove }) {
+  constructor({ selection, onClose, onError, onMove, onFetched }) {
     this.selection = selection;
     this.onClose = onClose;
     this.onError = onError;
     this.onMove = onMove;
+    this.onFetched = onFetched;
     this.view = document.getElementById("browser-view");
     this.image = document.getElementById("browser-image");
     this.video = document.getElementById("browser-video");
     this.progress = document.getElementById("browser-progress");
+    this.transfer = document.getElementById("browser-transfer");
     this.caption = document.getElementById("browser-caption");
     this.prev = document.getElementById("browser-prev");
     this.next = document.getElementById("browser-next");
@@ -40,6 +46,10 @@ export class Browser {
     // On the document: the keys work wherever the focus is while the browser shows.
     document.addEventListener("keydown", (event) => this.keydown(event));
     this.listenForSwipes(document.getElementById("browser-stage"));
+    // No degraded image at hand (an original in the cloud without a preview): the stage stays
+    // dark under the transfer's progress rather than showing a broken image.
+    this.image.addEventListener("error", () => { this.image.dataset.missing = ""; });
+    this.image.addEventListener("load", () => { delete this.image.dataset.missing; });
     // A video's progress shows until it can start playing.
     for (const type of ["loadeddata", "error"]) this.video.addEventListener(type, () => { this.progress.hidden = true; });
     selection.onChange(() => this.markSelected());
@@ -65,6 +75,7 @@ export class Browser {
     this.video.removeAttribute("src");
     this.video.load();
     this.progress.hidden = true;
+    this.showTransfer(null);
     if (this.objectURL) URL.revokeObjectURL(this.objectURL);
     this.objectURL = null;
   }
@@ -98,14 +109,63 @@ export class Browser {
     return thumbnailURL(item.id, this.thumbPixels, "fast");
   }
 
-  showVideo(item) {
+  async showVideo(item) {
     this.image.hidden = true;
     this.image.removeAttribute("src");
     this.video.hidden = false;
     this.video.poster = this.thumbURL(item.id) ?? this.quickThumb(item);
     this.progress.removeAttribute("value");
     this.progress.hidden = false;
+    if (item.remoteOriginal) {
+      const controller = new AbortController();
+      this.abort = controller;
+      try {
+        await this.bringOriginal(item, controller.signal);
+      } catch (error) {
+        if (!controller.signal.aborted) {
+          this.progress.hidden = true;
+          this.onError(error);
+        }
+        return;
+      } finally {
+        if (this.abort === controller) this.abort = null;
+      }
+      if (controller.signal.aborted) return;
+    }
     this.video.src = originalURL(item.id);
+  }
+
+  /**
+   * Brings `item`'s original, kept elsewhere, to the server's machine, showing its bytes of
+   * total; resolves once it is there (the item is then local: its badge goes).
+   */
+  async bringOriginal(item, signal) {
+    this.showTransfer({ received: 0, total: item.byteSize });
+    try {
+      await fetchOriginal(item.id, { signal, onProgress: (progress) => {
+        if (!signal.aborted) this.showTransfer(progress);
+      } });
+    } finally {
+      // Aborted, the browser has moved on (stop() hid it; another transfer may show now).
+      if (!signal.aborted) this.showTransfer(null);
+    }
+    item.remoteOriginal = false;
+    this.onFetched?.(item);
+  }
+
+  /** Shows how far a transfer is (`{received, total}` bytes) on the progress bar and in words; null hides the words. */
+  showTransfer(progress) {
+    if (!progress) {
+      this.transfer.hidden = true;
+      this.transfer.textContent = "";
+      this.progress.removeAttribute("aria-valuetext");
+      return;
+    }
+    const text = t("transferProgress", { received: formatBytes(progress.received), total: formatBytes(progress.total) });
+    this.progress.value = progress.total > 0 ? Math.min(1, progress.received / progress.total) : 0;
+    this.progress.setAttribute("aria-valuetext", text);
+    this.transfer.textContent = text;
+    this.transfer.hidden = false;
   }
 
   async showPhoto(item) {
@@ -125,7 +185,10 @@ export class Browser {
     this.abort = controller;
     this.progress.hidden = false;
     try {
-      const url = await fetchWithProgress(imageURL(item.id, { w, h, mode: "fit", delivery: "high" }), {
+      // An original kept elsewhere comes first, with its bytes of total; then it renders here.
+      if (item.remoteOriginal) await this.bringOriginal(item, controller.signal);
+      if (controller.signal.aborted) return;
+      const url = await fetchWithProgress(imageURL(item.id, { w, h, mode: "fit", delivery: "high", network: true }), {
         signal: controller.signal,
         onProgress: (fraction) => {
           if (fraction === null) this.progress.removeAttribute("value");

@@ -1,5 +1,6 @@
-// One grid cell's DOM: a gridcell with the thumbnail, an Open button, a video's duration and,
-// when picked, the pick badge. Cells are made for the rows near the viewport only.
+// One grid cell's DOM: a gridcell with the thumbnail, an Open button, a video's duration, a
+// cloud badge when its original is kept elsewhere and, when picked, the pick badge. Cells are made
+// for the rows near the viewport only.
 
 import { thumbnailURL } from "./api.js";
 import { t, formatDate, formatDuration } from "./i18n.js";
@@ -57,6 +58,9 @@ export function fillCell(cell, item, px, { fast = false, defer = false, bare = f
     if (img.dataset.quality !== "held") rememberSharp(item.id, px); // a held one is not in the browser's cache
   }, { once: true });
   img.addEventListener("error", () => noteFailure(img));
+  // An original kept elsewhere with nothing at hand (no preview) has no thumbnail: the cell
+  // shows its placeholder and its cloud badge rather than a broken image.
+  img.addEventListener("load", () => { delete img.dataset.missing; });
   const url = thumbnailURL(item.id, px, quick ? "fast" : "high");
   if (defer) img.dataset.src = url;
   else img.src = url;
@@ -77,6 +81,7 @@ export function decorateCells(root, itemAt) {
 }
 
 function decorate(cell, item) {
+  if (item.remoteOriginal) cell.append(cloudBadge());
   if (item.mediaType === "video") {
     const duration = document.createElement("span");
     duration.className = "video-duration";
@@ -93,13 +98,61 @@ function decorate(cell, item) {
   cell.append(open);
 }
 
-/** The cell's accessible name: kind, file name, date (re-done when the language changes). */
+/**
+ * The cell's accessible name: kind, file name, date and whether its original is in the cloud
+ * (re-done when the language changes).
+ */
 export function labelCell(cell, item) {
-  cell.setAttribute("aria-label", t("cellLabel", {
+  cell.setAttribute("aria-label", t(item.remoteOriginal ? "cellLabelRemote" : "cellLabel", {
     kind: t(item.mediaType === "video" ? "video" : "photo"), name: item.filename, date: formatDate(item.creationDate),
   }));
   const open = cell.querySelector(".cell-open");
   if (open) open.setAttribute("aria-label", t("open"));
+  const cloud = cell.querySelector(".cloud-badge");
+  if (cloud) labelCloudBadge(cloud);
+}
+
+/** A cloud drawn in a 24 × 24 box, in the badge's text colour. */
+const CLOUD_PATH = "M7 19h10.5a4.5 4.5 0 0 0 .6-8.96A6 6 0 0 0 6.34 9.02 5 5 0 0 0 7 19z";
+
+/**
+ * The mark of an item whose original is kept elsewhere (a bucket): a cloud in the cell's top
+ * left corner, away from the pick number (bottom right), the Open button (top right) and a
+ * video's duration (bottom left).
+ */
+function cloudBadge() {
+  const badge = document.createElement("span");
+  badge.className = "cloud-badge";
+  badge.setAttribute("role", "img");
+  labelCloudBadge(badge);
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  path.setAttribute("d", CLOUD_PATH);
+  svg.append(path);
+  badge.append(svg);
+  return badge;
+}
+
+function labelCloudBadge(badge) {
+  badge.setAttribute("aria-label", t("cloudBadge"));
+  badge.title = t("cloudBadge");
+}
+
+/**
+ * `item`'s original is on the server's machine now (its large view brought it): the cell loses
+ * its cloud badge, and a thumbnail that was missing for want of it is asked for again.
+ */
+export function markLocal(cell, item) {
+  cell.querySelector(".cloud-badge")?.remove();
+  labelCell(cell, item);
+  const img = cell.querySelector("img.thumb");
+  if (img && img.dataset.missing !== undefined && img.dataset.px) {
+    delete img.dataset.retried;
+    img.src = thumbnailURL(item.id, Number(img.dataset.px), "high");
+  }
 }
 
 /** Shows whether the cell's asset is picked: aria-selected and the badge (pick number or ✓). */
@@ -169,6 +222,7 @@ export function cancelLoads(row) {
 const failed = new Set();
 
 function noteFailure(img) {
+  img.dataset.missing = "";
   if (img.dataset.retried || !img.getAttribute("src") || img.getAttribute("src").startsWith("data:")) return;
   img.dataset.retried = "true";
   failed.add(img);

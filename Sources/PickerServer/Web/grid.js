@@ -3,7 +3,7 @@
 // reaches. Its geometry is in grid-layout.js, the prefetch of rows ahead in grid-prefetch.js,
 // focus and keys in grid-keyboard.js.
 
-import { fillCell, decorateCells, loadFirstScreen, markCell, labelCell, loadDeferred, cancelLoads } from "./cell.js";
+import { fillCell, decorateCells, loadFirstScreen, markCell, labelCell, loadDeferred, cancelLoads, markLocal } from "./cell.js";
 import { gridOpening, awaitFirstScreen } from "./first-screen.js";
 import { GAP, MIN_CELL, geometry, visibleRows, makeRow } from "./grid-layout.js";
 import { Prefetcher } from "./grid-prefetch.js";
@@ -355,6 +355,12 @@ export class Grid {
       const item = this.source?.item(Number(cell.dataset.index));
       if (item) labelCell(cell, item);
     }
+  }
+
+  /** `item`'s original is on the server's machine now: its cell, if in the DOM, loses its cloud badge. */
+  markLocal(item) {
+    const cell = this.element.querySelector(`.cell[data-asset-id="${item.id}"]`);
+    if (cell) markLocal(cell, item);
   }
 
   /** The URL of the thumbnail the grid shows for `assetId` (in the browser's cache), if a cell shows one. */

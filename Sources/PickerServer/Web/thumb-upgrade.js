@@ -109,7 +109,8 @@ async function upgrade(img, assetId, url, px) {
   const shows = () => img.isConnected && img.closest(".cell")?.dataset.assetId === assetId;
   try {
     const response = await fetch(url, { headers: { "X-Image-Upgrade": "1" }, credentials: "same-origin", signal: controller.signal });
-    if (!response.ok) return;
+    // A degraded answer (an original kept elsewhere, not here: what was at hand) sharpens nothing.
+    if (!response.ok || response.headers.get("X-Image-Degraded") === "1") return;
     await response.blob();
     if (!shows()) return;
     sharp.src = url; // from the browser's cache now
