@@ -63,7 +63,7 @@ public struct PickerServer: Sendable {
         let store = sessions
         do {
             return try own.make(now: store.currentTime, isAlive: { store.session($0) != nil }) {
-                try store.create(settings: PickerSessionSettings())
+                try store.create(settings: PickerSessionSettings(), place: .reserved)
             }
         } catch OwnSessions.Refusal.full(let capacity) {
             throw PickerSessionError.tooManySessions(capacity)

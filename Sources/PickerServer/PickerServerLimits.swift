@@ -29,7 +29,9 @@ public struct PickerServerLimits: Sendable {
     /// The person's own picker sessions alive at once: the one the server made at start and
     /// those the demo client page (`/demo/`) created. One more is answered 429
     /// `tooManySessions`, as one past the session store's capacity is, until one ends (deleted or
-    /// expired), so the person's page cannot fill the store that client programs share.
+    /// expired), so the person's page cannot fill the store that client programs share. As many
+    /// places of the store are kept for them: client programs share the capacity less these, so
+    /// they cannot fill the store to the person's page either.
     public var ownSessions = 20
     /// How often a picker page's event stream (`api/events`) sends a comment line while nothing
     /// happens, so that proxies keep it open (and a page gone without closing is noticed).
