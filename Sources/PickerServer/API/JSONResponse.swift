@@ -37,11 +37,11 @@ enum JSONResponse {
             // A type that checks more than its shape names what is wrong itself.
             throw error
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            throw APIError.badParameter("The JSON body has a wrong type at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'.")
+            throw APIError.badParameter("The JSON body has a wrong type at '\(context.codingPath.map(\.stringValue).joined(separator: ".").echoed)'.")
         } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
-            throw APIError.badParameter("The JSON body has a value it does not take at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'.")
+            throw APIError.badParameter("The JSON body has a value it does not take at '\(context.codingPath.map(\.stringValue).joined(separator: ".").echoed)'.")
         } catch let DecodingError.keyNotFound(key, _) {
-            throw APIError.badParameter("The JSON body lacks '\(key.stringValue)'.")
+            throw APIError.badParameter("The JSON body lacks '\(key.stringValue.echoed)'.")
         } catch {
             throw APIError.badParameter("The body is not valid JSON of the expected shape.")
         }
