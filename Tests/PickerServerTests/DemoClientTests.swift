@@ -63,7 +63,8 @@ import TestSupport
         let server = try await TestServer.indexed()
         defer { Task { await server.stop() } }
         let base = server.baseURL.absoluteString
-        for headers in [["Origin": ""], ["Origin": "http://evil.example"], ["Origin": "null"],
+        let https = "https://" + base.dropFirst("http://".count) // the right host and port, another scheme
+        for headers in [["Origin": ""], ["Origin": "http://evil.example"], ["Origin": "null"], ["Origin": https],
                         ["Origin": base, "Sec-Fetch-Site": "cross-site"], ["Origin": base, "Sec-Fetch-Site": "same-site"]] {
             let answer = try await server.request("POST", "/demo/v1/sessions", headers: headers, body: Data("{}".utf8),
                                                   authorized: false, asPerson: true)
