@@ -127,6 +127,7 @@ public struct PickerServer: Sendable {
             throw PickerServerError.missingResources(String(describing: error))
         }
         let router = Router(options: .autoGenerateHeadEndpoints)
+        router.middlewares.add(ServedHeaders.Middleware())
         router.middlewares.add(ErrorMiddleware())
         router.middlewares.add(AccessMiddleware(state: state))
         router.get("openapi.json") { _, _ in document.response }
