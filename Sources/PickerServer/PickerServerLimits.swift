@@ -8,6 +8,14 @@ public struct PickerServerLimits: Sendable {
     /// How long a request's head (request line and headers) may take to arrive, from its
     /// first byte; a slower one (slowloris) gets 408 and the connection is closed.
     public var headerTimeout: Duration = .seconds(10)
+    /// How long a request's body may pause while the server waits for it; a longer pause gets
+    /// 408 and the connection is closed. A body over its route's limit by its `Content-Length`
+    /// is refused 413 before any of it is read.
+    public var bodyTimeout: Duration = .seconds(10)
+    /// The slowest a request's body may come on average, in bytes a second, once
+    /// ``bodyTimeout`` has passed: each byte received lets the server wait 1/rate second more
+    /// (only time it waits counts), so a body trickled in cannot hold a connection for long.
+    public var minimumBodyRate = 1_024
     /// Connections one client address may hold open at once; one more is answered 503 and closed.
     public var connectionsPerAddress = 128
     /// Connections the server holds open at once, from all addresses; one more is answered 503

@@ -2,7 +2,8 @@ import HTTPTypes
 import Hummingbird
 
 /// The headers every answer of the server carries, whoever makes it (the router, through
-/// ``Middleware``; the event loop's fast path, through ``StampedHead``):
+/// ``Middleware``; the event loop's fast path, through ``StampedHead``; the answers written below
+/// HTTP, ``RawAnswer``):
 ///
 /// - `X-Content-Type-Options: nosniff`: a browser takes each answer as the type it says, so an
 ///   image or an original (a picked file, an upload: whatever anyone put in the library) is
