@@ -173,6 +173,11 @@ def run_demo_client(page, client, base, own_path, artifacts, scenario):
     page.driver.find_element(By.CSS_SELECTOR, "#language-select option[value='en']").click()
     page.wait("the page in English again", lambda _: page.text("h1") == "Try it as a program would")
 
+    scenario.begin("opened at //demo/ (whose scripts' URLs would name the host 'demo'), the page is sent to /demo/ and works")
+    page.driver.get(f"{base.rstrip('/')}//demo/?session={session_id}")
+    page.wait("the canonical address", lambda d: urllib.parse.urlparse(d.current_url).path == "/demo/")
+    wait_demo_items(page, session_id, PICKS)
+
     scenario.begin("Delete the session: gone for the client too")
     page.driver.find_element(By.ID, "delete-session").click()
     page.wait("the deletion said", lambda _: "Deleted" in page.text("#demo-status"))

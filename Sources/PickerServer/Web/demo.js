@@ -8,7 +8,9 @@
 import { t, setLanguage, preferredLanguage, onLanguageChange } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
-const page = new URL(location.pathname.replace(/\/?$/, "/"), location.href); // …/demo/
+// The page's canonical place on this page's origin, never built on the path as the address bar
+// has it: that could start `//`, and a URL built on `//demo/` names the host `demo`.
+const page = new URL("/demo/", location.origin);
 const mirror = new URL("v1/", page); // …/demo/v1/: what /v1/ answers, as the person
 const storedKey = (id) => `assets-picker.demo.${id}`;
 
