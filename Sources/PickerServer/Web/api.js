@@ -124,8 +124,8 @@ export const cancel = () => request("POST", "cancel");
 
 /** Imports a file into the library; it comes back picked unless the maximum is reached. */
 export function upload(file) {
-  const query = new URLSearchParams({ filename: file.name });
-  return request("POST", `upload?${query}`, { body: file, headers: { "Content-Type": "application/octet-stream" } });
+  // Percent-encoded, not form-encoded: the server reads `+` as a plus, as in any URL's query.
+  return request("POST", `upload?filename=${encodeURIComponent(file.name)}`, { body: file, headers: { "Content-Type": "application/octet-stream" } });
 }
 
 export const createAlbum = (title) => request("POST", "albums", { json: { title } }).then((data) => data.album);
