@@ -96,7 +96,10 @@ public final class PickerSessionStore: Sendable {
 
     /// Starts a session with `settings`, an empty selection and the client's `preselected`
     /// identifiers kept unresolved until the person opens the picker (``PickerSession/pendingPreselection``).
-    /// - Parameter place: Which places it may take; by default any that all share.
+    /// - Parameters:
+    ///   - settings: The session's maximum, media filter and order.
+    ///   - preselected: The client's identifiers to start the selection with, kept as given.
+    ///   - place: Which places it may take; by default any that all share.
     /// - Throws: ``PickerSessionError/tooManySessions(_:)`` when its places are all taken: the
     ///   shared ones (sessions not made ``Place/reserved`` number the capacity less what is kept
     ///   free), or, for a reserved one, the whole capacity.
