@@ -63,7 +63,7 @@ public struct PickerServer: Sendable {
         let store = sessions
         do {
             return try own.make(now: store.currentTime, isAlive: { store.session($0) != nil }) {
-                try store.create(settings: PickerSessionSettings())
+                try store.create(settings: PickerSessionSettings(), place: .reserved)
             }
         } catch OwnSessions.Refusal.full(let capacity) {
             throw PickerSessionError.tooManySessions(capacity)
@@ -127,6 +127,7 @@ public struct PickerServer: Sendable {
             throw PickerServerError.missingResources(String(describing: error))
         }
         let router = Router(options: .autoGenerateHeadEndpoints)
+        router.middlewares.add(ServedHeaders.Middleware())
         router.middlewares.add(ErrorMiddleware())
         router.middlewares.add(AccessMiddleware(state: state))
         router.get("openapi.json") { _, _ in document.response }

@@ -8,6 +8,14 @@ public struct PickerServerLimits: Sendable {
     /// How long a request's head (request line and headers) may take to arrive, from its
     /// first byte; a slower one (slowloris) gets 408 and the connection is closed.
     public var headerTimeout: Duration = .seconds(10)
+    /// How long a request's body may pause while the server waits for it; a longer pause gets
+    /// 408 and the connection is closed. A body over its route's limit by its `Content-Length`
+    /// is refused 413 before any of it is read.
+    public var bodyTimeout: Duration = .seconds(10)
+    /// The slowest a request's body may come on average, in bytes a second, once
+    /// ``bodyTimeout`` has passed: each byte received lets the server wait 1/rate second more
+    /// (only time it waits counts), so a body trickled in cannot hold a connection for long.
+    public var minimumBodyRate = 1_024
     /// Connections one client address may hold open at once; one more is answered 503 and closed.
     public var connectionsPerAddress = 128
     /// Connections the server holds open at once, from all addresses; one more is answered 503
@@ -29,7 +37,9 @@ public struct PickerServerLimits: Sendable {
     /// The person's own picker sessions alive at once: the one the server made at start and
     /// those the demo client page (`/demo/`) created. One more is answered 429
     /// `tooManySessions`, as one past the session store's capacity is, until one ends (deleted or
-    /// expired), so the person's page cannot fill the store that client programs share.
+    /// expired), so the person's page cannot fill the store that client programs share. As many
+    /// places of the store are kept for them: client programs share the capacity less these, so
+    /// they cannot fill the store to the person's page either.
     public var ownSessions = 20
     /// How often a picker page's event stream (`api/events`) sends a comment line while nothing
     /// happens, so that proxies keep it open (and a page gone without closing is noticed).

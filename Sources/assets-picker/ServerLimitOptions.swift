@@ -9,6 +9,12 @@ struct ServerLimitOptions: ParsableArguments {
     @Option(name: .long, help: "Seconds a request's headers may take to arrive; slower gets 408.")
     var headerTimeout: Double = 10
 
+    @Option(name: .long, help: "Seconds a request's body may pause while the server waits for it; longer gets 408.")
+    var bodyTimeout: Double = 10
+
+    @Option(name: .customLong("min-body-rate"), help: "Bytes a second a request's body must average once --body-timeout has passed; slower gets 408.")
+    var minimumBodyRate = 1_024
+
     @Option(name: .long, help: "Connections one client address may hold open at once; one more gets 503.")
     var connectionsPerAddress = 128
 
@@ -25,9 +31,11 @@ struct ServerLimitOptions: ParsableArguments {
     var rendersPerSession = 32
 
     func validate() throws {
-        guard idleTimeout > 0, headerTimeout > 0 else { throw ValidationError("--idle-timeout and --header-timeout must be more than 0.") }
-        guard connectionsPerAddress > 0, maxConnections ?? 1 > 0, maxUploadMB > 0, concurrentUploads > 0, rendersPerSession > 0 else {
-            throw ValidationError("--connections-per-address, --max-connections, --max-upload-mb, --concurrent-uploads and --renders-per-session must be more than 0.")
+        guard idleTimeout > 0, headerTimeout > 0, bodyTimeout > 0 else {
+            throw ValidationError("--idle-timeout, --header-timeout and --body-timeout must be more than 0.")
+        }
+        guard minimumBodyRate > 0, connectionsPerAddress > 0, maxConnections ?? 1 > 0, maxUploadMB > 0, concurrentUploads > 0, rendersPerSession > 0 else {
+            throw ValidationError("--min-body-rate, --connections-per-address, --max-connections, --max-upload-mb, --concurrent-uploads and --renders-per-session must be more than 0.")
         }
     }
 
@@ -36,6 +44,8 @@ struct ServerLimitOptions: ParsableArguments {
         var limits = PickerServerLimits()
         limits.idleTimeout = .milliseconds(Int64(idleTimeout * 1_000))
         limits.headerTimeout = .milliseconds(Int64(headerTimeout * 1_000))
+        limits.bodyTimeout = .milliseconds(Int64(bodyTimeout * 1_000))
+        limits.minimumBodyRate = minimumBodyRate
         limits.connectionsPerAddress = connectionsPerAddress
         limits.maximumConnections = maxConnections
         limits.maximumUploadBytes = maxUploadMB << 20

@@ -14,7 +14,9 @@ finds no violation and every control is at least 44 x 44. A client program's ses
 """
 
 import json
+import re
 import shutil
+import subprocess
 import tempfile
 import urllib.parse
 from pathlib import Path
@@ -143,6 +145,37 @@ def download_all(page, shown):
         raise StepFailed(f"the downloaded originals are not JPEGs: {heads}")
 
 
+# File names a library may hold that a terminal must not take as they are: a quote, a newline that
+# would end the command, an escape sequence, bidirectional overrides, a C1 code, DEL.
+HOSTILE_NAMES = ["my photo.jpg", "q'$(touch pwned)'.jpg", "nl\n$(touch pwned)\n.jpg", "\u202egpj.exe", "esc\x1b[31mred.jpg",
+                 "c1\x85\x7f.jpg", "iso\u2066x\u2069.jpg", "back\\slash'\t.jpg"]
+UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def check_shell_words(page):
+    """The page's shell quoting (shell-word.js, what the curl lines use for a pick's file name): each
+    hostile name is one word, with nothing unprintable in it, that bash reads back as the very name."""
+    words = page.driver.execute_async_script(
+        "const names = arguments[0], done = arguments[arguments.length - 1];"
+        "import('/ui/shell-word.js').then((m) => done(names.map(m.shellWord)), (e) => done(String(e)));", HOSTILE_NAMES)
+    if not isinstance(words, list):
+        raise StepFailed(f"shell-word.js did not load: {words}")
+    sandbox = Path(tempfile.mkdtemp(prefix="assets-picker-e2e-shell."))
+    try:
+        for name, word in zip(HOSTILE_NAMES, words):
+            if UNPRINTABLE.search(word):
+                raise StepFailed(f"the shell word for {name!r} carries a character a terminal acts on: {word!r}")
+            read = subprocess.run(["bash", "--noprofile", "--norc", "-c", f"printf %s {word}"], cwd=sandbox, capture_output=True,
+                                  env={"LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"}, check=False)
+            if read.stdout.decode("utf-8", "replace") != name or read.returncode != 0:
+                raise StepFailed(f"bash reads the shell word {word!r} as {read.stdout!r}, not {name!r}: {read.stderr!r}")
+        if any(sandbox.iterdir()):
+            raise StepFailed(f"a shell word ran a command: {sorted(p.name for p in sandbox.iterdir())}")
+    finally:
+        shutil.rmtree(sandbox, ignore_errors=True)
+    print(f"e2e:   {len(words)} hostile file names quoted, e.g. {words[2]}", flush=True)
+
+
 def run_demo_client(page, client, base, own_path, artifacts, scenario):
     """Desktop: the server's own session, then a session the page makes (at `own_path`, the first sign-in link's `next`)."""
     measured = page.measured
@@ -166,12 +199,20 @@ def run_demo_client(page, client, base, own_path, artifacts, scenario):
     page.screenshots(artifacts, "demo-client")
     download_all(page, shown)
 
+    scenario.begin("the terminal lines quote any file name as one shell word that bash reads back as the name")
+    check_shell_words(page)
+
     scenario.begin("the demo client page in Simplified Chinese")
     page.driver.find_element(By.CSS_SELECTOR, "#language-select option[value='zh-CN']").click()
     page.wait("the page in Chinese", lambda _: page.text("h1") == "像程序一样试用" and "程序收到了 2 项" in page.text("#list-status"))
     check_axe(page, "the demo client page in Chinese", measured["axe"])
     page.driver.find_element(By.CSS_SELECTOR, "#language-select option[value='en']").click()
     page.wait("the page in English again", lambda _: page.text("h1") == "Try it as a program would")
+
+    scenario.begin("opened at //demo/ (whose scripts' URLs would name the host 'demo'), the page is sent to /demo/ and works")
+    page.driver.get(f"{base.rstrip('/')}//demo/?session={session_id}")
+    page.wait("the canonical address", lambda d: urllib.parse.urlparse(d.current_url).path == "/demo/")
+    wait_demo_items(page, session_id, PICKS)
 
     scenario.begin("Delete the session: gone for the client too")
     page.driver.find_element(By.ID, "delete-session").click()

@@ -152,11 +152,13 @@ def phone_scenario(page, server, artifacts, scenario, measured):
     if min(upload["label"]) < 44 or max(upload["input"]) > 1 or upload["opacity"] != "0" or "Choose" in upload["text"]:
         raise StepFailed(f"the upload should be a button with the file input hidden under it: {upload}")
     grid_top = page.script(GRID_GEOMETRY)["top"]
-    photo = Path(tempfile.mkdtemp(prefix="assets-picker-e2e-upload.")) / "upload-me.jpg"
+    # A name with spaces: the page sends it percent-encoded, and the library keeps it as it is (not "upload+me.jpg").
+    photo = Path(tempfile.mkdtemp(prefix="assets-picker-e2e-upload.")) / "upload me.jpg"
     shutil.copyfile(corpus() / "A_camera_exif" / SOURCES[0], photo)
     try:
         page.driver.find_element(By.ID, "upload-input").send_keys(str(photo))
-        status = page.wait("the upload's message", lambda _: (s := page.script(STATUS))["text"].startswith("upload-me.jpg") and s)
+        status = page.wait("the upload's message, naming the file as it was named",
+                           lambda _: (s := page.script(STATUS))["text"].startswith("upload me.jpg") and "Imports" in s["text"] and s)
     finally:
         shutil.rmtree(photo.parent, ignore_errors=True)
     print(f"e2e:   the page says: {status['text']}", flush=True)

@@ -75,6 +75,30 @@ import TestSupport
         #expect(taken.json["order"] as? String == "date")
     }
 
+    /// The outside attack's F3: `{"order": "X" * 4,000,000}` came back as a 4 MB refusal.
+    @Test("a session body's long value or key is quoted back cut short, by the client API and the person's mirror alike")
+    func longValuesAndKeysAreCutInRefusals() async throws {
+        let server = try await TestServer.indexed()
+        defer { Task { await server.stop() } }
+        let long = String(repeating: "X", count: 1_000_000), marked = "x" + String(repeating: "\u{301}", count: 100_000)
+        let bodies: [(body: [String: Any], named: String)] = [
+            (["order": long], "'order'"), (["mediaFilter": long], "'mediaFilter'"), (["order": marked], "'order'"),
+            ([long: 1], "The body has no key"), (["pickingConfig": [long: 1]], "'pickingConfig' has no key"),
+            (["pickingConfig": ["maxItemCount": long]], "'pickingConfig.maxItemCount'"),
+        ]
+        for (body, named) in bodies {
+            let data = try JSONSerialization.data(withJSONObject: body)
+            for (path, asPerson) in [("/v1/sessions", false), ("/demo/v1/sessions", true)] {
+                let answer = try await server.request("POST", path, headers: ["Content-Type": "application/json"], body: data,
+                                                      authorized: !asPerson, asPerson: asPerson)
+                #expect(answer.status == 400, "\(path) \(named)")
+                #expect(answer.errorMessage.contains(named), "\(path): \(answer.errorMessage.prefix(200))")
+                #expect(answer.body.count < 400 && answer.errorMessage.contains("…"), "\(path) \(named): \(answer.body.count) bytes")
+            }
+        }
+        #expect(server.server.sessions.count == 0)
+    }
+
     @Test func onlyPageTokensOfTheServersOwnFormAreTakenAndOnePastTheEndReadsAnEmptyPage() async throws {
         let server = try await TestServer.indexed()
         defer { Task { await server.stop() } }

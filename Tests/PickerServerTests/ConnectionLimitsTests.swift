@@ -6,9 +6,9 @@ import PickerServer
 import Testing
 import TestSupport
 
-/// Idle connections are closed, slow request heads get 408, and one address holds a bounded
-/// number of connections. Every read below has a hang guard, far above the
-/// sub-second limits the servers are given; no test measures a duration. The servers are
+/// Idle connections are closed, slow request heads and bodies get 408, a body over its route's
+/// limit 413 at once, and one address holds a bounded number of connections. Every read below
+/// has a hang guard, far above the sub-second limits the servers are given; no test measures a duration. The servers are
 /// otherwise on ``PickerServerLimits/forTests`` (no idle close while a test waits for a thread).
 @Suite("Connections are held to the server's limits")
 struct ConnectionLimitsTests {
@@ -123,5 +123,93 @@ struct ConnectionLimitsTests {
             return recv(fd, &buffer, buffer.count, 0) == 0
         } }
         #expect(closed.filter { $0 }.count == 1, "\(closed)")
+    }
+
+    /// The outside attack's F1: with the client key, four bodies sent a byte every 40 s held
+    /// every connection an address may have, and the person got 503 for minutes.
+    @Test("bodies that stop arriving, with the client key or the person's cookie, get 408 and give their places back")
+    func stalledBodiesGiveWay() async throws {
+        var limits = PickerServerLimits.forTests
+        limits.connectionsPerAddress = 3
+        limits.bodyTimeout = .milliseconds(300)
+        let server = try await TestServer.indexed(limits: limits)
+        defer { Task { await server.stop() } }
+        let port = server.baseURL.port!
+        let heads = [
+            "POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(server.clientKey)\r\n",
+            "POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(server.clientKey)\r\n",
+            "POST /demo/v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(server.personCookie)\r\nOrigin: http://127.0.0.1:\(port)\r\n",
+        ].map { $0 + "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{" }
+        // All three places of the address, each serving a request whose body stopped after a byte.
+        let answers: [(text: String, closed: Bool)] = await OwnThread.run {
+            let held = heads.compactMap { head -> Int32? in
+                guard let fd = LoopbackSocket.connect(port: port, readTimeout: Self.hangGuard) else { return nil }
+                Self.send(fd, head)
+                return fd
+            }
+            defer { held.forEach { close($0) } }
+            return held.map { Self.readToClose($0) }
+        }
+        #expect(answers.count == 3)
+        for answer in answers {
+            #expect(answer.text.hasPrefix("HTTP/1.1 408 "), "\(answer.text)")
+            #expect(answer.text.contains("bodyTimeout"))
+            #expect(answer.closed)
+        }
+        #expect(server.server.sessions.count == 0)
+        // Their places are free again: the person's page loads.
+        let page = await RawHTTPExchange.exchange(port: port, [("/demo/", ["Cookie: \(server.personCookie)", "Connection: close"])])
+        #expect(page.responses.map(\.status) == [200])
+    }
+
+    @Test("a Content-Length over the route's limit is answered 413 before the body is read, and the connection closes",
+          arguments: ["/v1/sessions", "/demo/v1/sessions", "picker upload"])
+    func declaredLengthOverTheLimit(_ route: String) async throws {
+        let server = try await TestServer.indexed()
+        defer { Task { await server.stop() } }
+        let port = server.baseURL.port!
+        let path: String, credentials: String
+        switch route {
+        case "/v1/sessions":
+            (path, credentials) = (route, "Authorization: Bearer \(server.clientKey)\r\n")
+        case "picker upload":
+            let session = try await server.client.createSession()
+            (path, credentials) = (session.pickerPath + "api/upload?filename=a.jpg", "Cookie: \(server.personCookie)\r\nOrigin: http://127.0.0.1:\(port)\r\n")
+        default:
+            (path, credentials) = (route, "Cookie: \(server.personCookie)\r\nOrigin: http://127.0.0.1:\(port)\r\n")
+        }
+        // Far over any limit (the upload's too), and only two bytes of it sent: waiting for the rest would wait forever.
+        let request = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(credentials)Content-Length: 99999999999\r\n\r\n{}"
+        let fd = try #require(LoopbackSocket.connect(port: port, readTimeout: Self.hangGuard))
+        defer { close(fd) }
+        let answer = await OwnThread.run {
+            Self.send(fd, request)
+            return Self.readToClose(fd)
+        }
+        #expect(answer.text.hasPrefix("HTTP/1.1 413 "), "\(answer.text)")
+        #expect(answer.text.contains("bodyTooLarge") || answer.text.contains("RESOURCE_EXHAUSTED"), "\(answer.text)")
+        #expect(answer.closed)
+    }
+
+    @Test("a request SwiftNIO cannot read as HTTP gets one line of JSON, 400, and the connection closes")
+    func malformedRequest() async throws {
+        let server = try await TestServer.indexed()
+        defer { Task { await server.stop() } }
+        let port = server.baseURL.port!
+        // Both framings at once: the way request smuggling starts, refused whatever the route.
+        let request = "POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(server.clientKey)\r\n"
+            + "Transfer-Encoding: chunked\r\nContent-Length: 7\r\n\r\n2\r\n{}\r\n0\r\n\r\n"
+        let fd = try #require(LoopbackSocket.connect(port: port, readTimeout: Self.hangGuard))
+        defer { close(fd) }
+        let answer = await OwnThread.run {
+            Self.send(fd, request)
+            return Self.readToClose(fd)
+        }
+        #expect(answer.text.hasPrefix("HTTP/1.1 400 "), "\(answer.text)")
+        let body = try #require(answer.text.components(separatedBy: "\r\n\r\n").last)
+        let error = try #require((try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])?["error"] as? [String: Any])
+        #expect(error["code"] as? String == "malformedRequest")
+        #expect(answer.closed)
+        #expect(server.server.sessions.count == 0)
     }
 }

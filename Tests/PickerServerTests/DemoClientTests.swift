@@ -63,7 +63,8 @@ import TestSupport
         let server = try await TestServer.indexed()
         defer { Task { await server.stop() } }
         let base = server.baseURL.absoluteString
-        for headers in [["Origin": ""], ["Origin": "http://evil.example"], ["Origin": "null"],
+        let https = "https://" + base.dropFirst("http://".count) // the right host and port, another scheme
+        for headers in [["Origin": ""], ["Origin": "http://evil.example"], ["Origin": "null"], ["Origin": https],
                         ["Origin": base, "Sec-Fetch-Site": "cross-site"], ["Origin": base, "Sec-Fetch-Site": "same-site"]] {
             let answer = try await server.request("POST", "/demo/v1/sessions", headers: headers, body: Data("{}".utf8),
                                                   authorized: false, asPerson: true)
@@ -183,6 +184,32 @@ import TestSupport
                                          authorized: false, asPerson: true).status == 404)
         for _ in 0..<3 { #expect(try await create().status == 200) }
         #expect(try await create().status == 429)
+    }
+
+    /// The outside attack's F2: the client filled the shared store, then the person's page got 429.
+    @Test func clientProgramsCannotTakeThePlacesKeptForThePersonsOwnSessions() async throws {
+        var limits = PickerServerLimits.forTests
+        limits.ownSessions = 2
+        let server = try await TestServer.indexed(sessions: PickerSessionStore(capacity: 5), limits: limits)
+        defer { Task { await server.stop() } }
+        func createAsPerson() async throws -> HTTPAnswer {
+            try await server.request("POST", "/demo/v1/sessions", body: Data("{}".utf8), authorized: false, asPerson: true)
+        }
+        func createAsClient() async throws -> HTTPAnswer {
+            try await server.request("POST", "/v1/sessions", body: Data("{}".utf8))
+        }
+        // The client fills every place it may: the capacity less the two kept for the person.
+        for _ in 0..<3 { #expect(try await createAsClient().status == 200) }
+        let full = try await createAsClient()
+        #expect(full.status == 429)
+        #expect((full.json["error"] as? [String: Any])?["status"] as? String == "RESOURCE_EXHAUSTED")
+        // The person's page still makes its own, up to its bound.
+        #expect(try await createAsPerson().status == 200)
+        #expect(try await createAsPerson().status == 200)
+        #expect(try await createAsPerson().status == 429)
+        #expect(server.server.sessions.count == 5)
+        // The person's sessions leave the client's places as they were: none freed, none taken.
+        #expect(try await createAsClient().status == 429)
     }
 
     @Test func theServersOwnSessionIsOneOfThePersons() async throws {

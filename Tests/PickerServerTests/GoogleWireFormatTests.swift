@@ -6,6 +6,7 @@ import ImageMetadata
 import ImagePipeline
 import ProcessRunning
 import PickerClient
+import PickerServer
 import PickerSessions
 import Testing
 import TestSupport
@@ -204,7 +205,8 @@ import TestSupport
     }
 
     @Test func errorsComeInGooglesFormWithItsStatuses() async throws {
-        let server = try await TestServer.indexed(sessions: PickerSessionStore(capacity: 1))
+        // One place for client programs: the capacity less the places kept for the person's own sessions.
+        let server = try await TestServer.indexed(sessions: PickerSessionStore(capacity: PickerServerLimits().ownSessions + 1))
         defer { Task { await server.stop() } }
         let session = try await server.client.createSession()
         let cases: [(String, String, String?, Bool, Int, String)] = [

@@ -110,6 +110,30 @@ import TestSupport
         #expect(try await server.request("PUT", "/v1/media/\(id)/\(item)").status == 404)
     }
 
+    /// The outside attack's side finding: `HEAD /v1/sessions` was 404 where `GET` was 405.
+    @Test func headIsAnsweredAsGetIsAndTheMirrorAnswersMethodsAsTheClientAPI() async throws {
+        let server = try await TestServer.indexed()
+        defer { Task { await server.stop() } }
+        let own = try server.server.makeOwnSession()
+        for prefix in ["/v1", "/demo/v1"] {
+            let person = prefix == "/demo/v1"
+            func status(_ method: String, _ path: String) async throws -> (Int, String?) {
+                let answer = try await server.request(method, prefix + path, authorized: !person, asPerson: person)
+                return (answer.status, answer.header("Allow"))
+            }
+            for method in ["GET", "HEAD", "PUT"] {
+                let (code, allow) = try await status(method, "/sessions")
+                #expect(code == 405 && allow == "POST", "\(method) \(prefix)/sessions: \(code) \(allow ?? "")")
+            }
+            #expect(try await status("HEAD", "/sessions/\(own.id)").0 == 200, "\(prefix)")
+            #expect(try await status("HEAD", "/sessions/AAAAAAAAAAAAAAAAAAAAAA").0 == 404, "\(prefix)")
+            #expect(try await status("POST", "/sessions/\(own.id)") == (405, "GET, DELETE"), "\(prefix)")
+            for path in ["/mediaItems?sessionId=\(own.id)", "/sessions/\(own.id)"] {
+                #expect(try await status("HEAD", path).0 == status("GET", path).0, "\(prefix)\(path)")
+            }
+        }
+    }
+
     /// Parses the served document and checks answers against it.
     struct OpenAPI {
         let root: [String: Any]

@@ -184,6 +184,13 @@ import TestSupport
             ])
             #expect(answers.first?.status == 403, "Host \(host)")
         }
+        // The right host under the other scheme is another origin: the server speaks http itself (F5 of the outside attack).
+        for host in ["127.0.0.1:\(port)", "localhost:\(port)"] {
+            let (answers, _) = await RawHTTPExchange.exchange(port: port, method: "POST", host: host, [
+                (path, ["Cookie: \(server.personCookie)", "Origin: https://\(host)", "Sec-Fetch-Site: same-origin"]),
+            ])
+            #expect(answers.first?.status == 403, "Origin https://\(host)")
+        }
         #expect((try await person.get("session").json["selection"] as? [String: Any])?["count"] as? Int == 0)
         // The page's own request goes through, also when the page was opened as localhost or [::1]-style names of this server.
         for host in ["localhost:\(port)", "picker.localhost:\(port)"] {

@@ -109,10 +109,12 @@ import TestSupport
         let session = try await server.client.createSession()
         let person = server.picker(session)
         let photo = try Data(contentsOf: Corpus.files(in: "B_orientation") { $0.pathExtension.lowercased() == "jpg" }.sorted { $0.path < $1.path }[0])
-        let upload = try await server.request("POST", session.pickerPath + "api/upload?filename=camera.jpg",
+        // The name percent-encoded, as the page sends it (encodeURIComponent): kept with its space.
+        let upload = try await server.request("POST", session.pickerPath + "api/upload?filename=my%20camera.jpg",
                                               headers: ["Content-Type": "image/jpeg"], body: photo, authorized: false, asPerson: true)
         #expect(upload.status == 201)
         let item = try #require(upload.json["item"] as? [String: Any])
+        #expect(item["filename"] as? String == "my camera.jpg")
         #expect(upload.json["selected"] as? Bool == true)
         #expect(try await person.cameraRollIDs().contains(try #require(item["id"] as? String)))
         let album = try await person.send("POST", "albums", json: ["title": "From the picker"])

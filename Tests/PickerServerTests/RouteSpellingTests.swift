@@ -132,9 +132,51 @@ import TestSupport
             let canonical = try #require(await RawHTTPExchange.exchange(port: server.baseURL.port!, [(path, [cookie])]).responses.first)
             for target in Self.spellings(of: path) {
                 let answer = try #require(await RawHTTPExchange.exchange(port: server.baseURL.port!, [(target, [cookie])]).responses.first, "\(target)")
+                // A page is served at its canonical path only: another spelling is sent to the path the
+                // router reads in it, which is the page's (or, for a spelling that reads as another
+                // session, one unknown).
+                if answer.status == 308, let location = answer.header("Location") {
+                    let followed = try #require(await RawHTTPExchange.exchange(port: server.baseURL.port!, [(location, [cookie])]).responses.first)
+                    #expect(location == path || followed.status == 404, "\(target) sent to \(location): \(followed.status)")
+                    continue
+                }
                 #expect(answer.status == canonical.status || [400, 404].contains(answer.status), "\(target): \(answer.status), canonically \(canonical.status)")
             }
         }
+    }
+
+    /// The outside attack's F4: `//demo/` and `//picker/S/T/` served the pages, whose scripts then
+    /// built `new URL("//demo/", …)`, a URL of the host `demo`.
+    @Test func thePersonsPagesAreServedAtTheirCanonicalPathsOnlyAndOtherSpellingsSentThere() async throws {
+        let server = try await TestServer.indexed()
+        defer { Task { await server.stop() } }
+        let session = try await server.client.createSession()
+        let picker = session.pickerPath, inside = String(picker.dropFirst("/picker/".count).dropLast())
+        let port = server.baseURL.port!, cookie = "Cookie: \(server.personCookie)"
+        let spellings: [(target: String, canonical: String)] = [
+            ("//demo/", "/demo/"), ("//demo/?session=abc", "/demo/?session=abc"), ("/demo//", "/demo/"), ("///demo", "/demo/"),
+            ("//picker/\(inside)/", picker), ("/picker//\(inside)/", picker), ("/picker/\(inside)//", picker),
+            ("//picker/\(inside)/?x=1", picker + "?x=1"),
+        ]
+        for (target, canonical) in spellings {
+            let answer = try #require(await RawHTTPExchange.exchange(port: port, [(target, [cookie])]).responses.first, "\(target)")
+            #expect(answer.status == 308 && answer.header("Location") == canonical, "\(target): \(answer.status) \(answer.header("Location") ?? "")")
+            #expect(answer.body.isEmpty, "\(target)")
+            // Without the sign-in, or with the client key, it is the sign-in page as at the canonical path: no script in it.
+            for headers in [[], ["Authorization: Bearer \(server.clientKey)"]] {
+                let stranger = try #require(await RawHTTPExchange.exchange(port: port, [(target, headers)]).responses.first)
+                #expect(stranger.status == 401, "\(target)")
+                #expect(!String(decoding: stranger.body, as: UTF8.self).contains("<script"), "\(target)")
+            }
+        }
+        // Without the trailing slash a page is itself (its scripts add it; URLSession drops it following a redirect).
+        for page in ["/demo/", picker, "/demo/?session=abc", "/demo", String(picker.dropLast())] {
+            let answer = try #require(await RawHTTPExchange.exchange(port: port, [(page, [cookie])]).responses.first)
+            #expect(answer.status == 200, "\(page)")
+        }
+        // What changes something is never redirected: the page's API is decided on its canonical form, as before.
+        let post = try #require(await RawHTTPExchange.exchange(port: port, method: "POST", body: "{}", [("//demo/v1/sessions", [cookie, "Origin: http://127.0.0.1:\(port)"])]).responses.first)
+        #expect(post.status == 200)
     }
 
     @Test func everyKindOfSpellingIsMade() {

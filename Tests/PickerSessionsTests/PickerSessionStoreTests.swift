@@ -63,6 +63,30 @@ import Testing
         _ = try store.create(settings: PickerSessionSettings())
     }
 
+    @Test func placesKeptFreeAreTakenOnlyByReservedSessions() async throws {
+        let clock = TestClock()
+        let store = PickerSessionStore(lifetime: .seconds(60), capacity: 5, now: { clock.now })
+        let reserved = try store.create(settings: PickerSessionSettings(), place: .reserved)
+        // Shared places: the capacity less the two kept free; the reserved session takes none of them.
+        for _ in 0..<3 { _ = try store.create(settings: PickerSessionSettings(), place: .shared(leavingFree: 2)) }
+        #expect(throws: PickerSessionError.tooManySessions(3)) {
+            try store.create(settings: PickerSessionSettings(), place: .shared(leavingFree: 2))
+        }
+        _ = try store.create(settings: PickerSessionSettings(), place: .reserved)
+        // The capacity bounds everything.
+        #expect(throws: PickerSessionError.tooManySessions(5)) { try store.create(settings: PickerSessionSettings(), place: .reserved) }
+        // A reserved session's end frees a reserved place, never a shared one.
+        store.delete(reserved.id)
+        #expect(throws: PickerSessionError.tooManySessions(3)) {
+            try store.create(settings: PickerSessionSettings(), place: .shared(leavingFree: 2))
+        }
+        _ = try store.create(settings: PickerSessionSettings(), place: .reserved)
+        // Expiry frees them all.
+        clock.advance(60)
+        _ = try store.create(settings: PickerSessionSettings(), place: .shared(leavingFree: 2))
+        #expect(store.count == 1)
+    }
+
     @Test func watchersSeeUpdatesAndTheEnd() async throws {
         let store = PickerSessionStore()
         let session = try store.create(settings: PickerSessionSettings())

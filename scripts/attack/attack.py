@@ -876,6 +876,106 @@ def preselection_timing(target):
     return f"real {median(times[real]):.1f} ms, made up {median(times[made_up]):.1f} ms", abs(difference) < 2
 
 
+# ---- the demo client page's outside attack (F1-F6) -------------------------------------------------
+
+def person_headers(target, **more):
+    """The person's browser on the demo client page: the cookie and this server's Origin."""
+    return dict({"Cookie": target.cookie or "", "Origin": target.origin}, **more)
+
+
+@probe("F1 a session body trickled a byte every 0.6 s, with the client key",
+       "408 bodyTimeout about --body-timeout after the head, the connection closed")
+def trickled_body(target):
+    sock = raw_socket(target, timeout=30)
+    sock.sendall((f"POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1:{target.port}\r\nAuthorization: Bearer {target.client_key}\r\n"
+                  "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{").encode())
+    start, received = time.monotonic(), b""
+    try:
+        while time.monotonic() - start < 30:
+            readable, _, _ = select.select([sock], [], [], 0.6)
+            if readable:
+                received = sock.recv(65536)
+                break
+            sock.sendall(b" ")
+    except OSError:
+        pass
+    text, closed = read_to_close(sock) if received else ("", False)
+    sock.close()
+    seconds = time.monotonic() - start
+    answer = received.decode("latin-1") + text
+    got = f"{status_line(answer)} after {seconds:.1f} s, closed {closed}"
+    return got, answer.startswith("HTTP/1.1 408") and "bodyTimeout" in answer and closed and seconds < target.limits["body"] + 3
+
+
+@probe("F1 Content-Length 99999999999 on the demo page's POST /demo/v1/sessions", "413 at once, the connection closed")
+def declared_length_over_limit(target):
+    sock = raw_socket(target, timeout=10)
+    start = time.monotonic()
+    headers = "".join(f"{name}: {value}\r\n" for name, value in person_headers(target).items())
+    sock.sendall((f"POST /demo/v1/sessions HTTP/1.1\r\nHost: 127.0.0.1:{target.port}\r\n{headers}"
+                  "Content-Type: application/json\r\nContent-Length: 99999999999\r\n\r\n{}").encode())
+    text, closed = read_to_close(sock)
+    sock.close()
+    seconds = time.monotonic() - start
+    return f"{status_line(text)} in {seconds:.2f} s, closed {closed}", text.startswith("HTTP/1.1 413") and closed and seconds < 1
+
+
+@probe("F1 Transfer-Encoding: chunked with Content-Length", "400 with one line of JSON (malformedRequest)")
+def chunked_with_length(target):
+    sock = raw_socket(target, timeout=10)
+    sock.sendall((f"POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1:{target.port}\r\nAuthorization: Bearer {target.client_key}\r\n"
+                  "Transfer-Encoding: chunked\r\nContent-Length: 7\r\n\r\n2\r\n{}\r\n0\r\n\r\n").encode())
+    text, closed = read_to_close(sock)
+    sock.close()
+    body = text.split("\r\n\r\n", 1)[-1]
+    return f"{status_line(text)} {body[:80]}", text.startswith("HTTP/1.1 400") and "malformedRequest" in body and closed
+
+
+@probe("F3 a 4 MB 'order' echoed in the 400, by /v1/sessions and /demo/v1/sessions", "a refusal of a few hundred bytes")
+def long_values_echoed(target):
+    body = json.dumps({"order": "X" * 4_000_000}).encode()
+    sizes = []
+    for path, headers in (("/v1/sessions", {"Authorization": f"Bearer {target.client_key}"}), ("/demo/v1/sessions", person_headers(target))):
+        status, _, data = target.request("POST", path, body=body, headers=dict(headers, **{"Content-Type": "application/json"}))
+        sizes.append((status, len(data)))
+    return " ".join(f"{status}/{size} B" for status, size in sizes), all(status == 400 and size < 600 for status, size in sizes)
+
+
+@probe("F4 the person's pages at //demo/ and //picker/...", "308 to the canonical path")
+def double_slash_pages(target):
+    got, ok = [], True
+    for path, canonical in (("//demo/?session=x", "/demo/?session=x"), ("/" + target.picker_path, target.picker_path)):
+        status, headers, _ = target.request("GET", path, headers={"Cookie": target.cookie or ""})
+        got.append(f"{status} {headers.get('Location')}")
+        ok = ok and status == 308 and headers.get("Location") == canonical
+    return ", ".join(got), ok
+
+
+@probe("F5 a POST /demo/v1/sessions with Origin https://127.0.0.1:PORT (the server speaks http)", "403 crossOrigin")
+def other_scheme_origin(target):
+    status, _, data = target.request("POST", "/demo/v1/sessions", body=b"{}",
+                                     headers=person_headers(target, Origin=f"https://127.0.0.1:{target.port}"))
+    return f"{status} {error_message(data)[:60]}", status == 403
+
+
+@probe("F6 a picked photo's baseUrl (=w64, =d), the picker's image", "nosniff and Cross-Origin-Resource-Policy: same-origin on each")
+def media_headers(target):
+    victim = target.item("jhead__sony.jpg")  # a whole camera photo (the library holds damaged ones too)
+    base = picked_base_url(target, victim)
+    if not base:
+        return "could not pick a photo", False
+    answers = [client(target, "GET", base + suffix) for suffix in ("=w64-h64", "=d")]
+    answers.append(target.api("GET", f"assets/{victim['id']}/image?w=64&h=64&mode=fill"))
+    got = [(status, headers.get("X-Content-Type-Options"), headers.get("Cross-Origin-Resource-Policy")) for status, headers, _ in answers]
+    return " ".join(f"{s}:{n}/{c}" for s, n, c in got), all(s == 200 and n == "nosniff" and c == "same-origin" for s, n, c in got)
+
+
+@probe("F side HEAD /v1/sessions with the client key", "405, as GET")
+def head_sessions(target):
+    statuses = [client(target, method, "/v1/sessions")[0] for method in ("HEAD", "GET")]
+    return " ".join(map(str, statuses)), statuses == [405, 405]
+
+
 @probe("M5 SIGTERM", "the server exits within 5 s")
 def sigterm(target):
     start = time.monotonic()
@@ -955,7 +1055,7 @@ def main():
     parser.add_argument("--corpus", default=os.path.join(os.path.dirname(__file__), "../../../shared/testdata"))
     parser.add_argument("--only", help="run only the probes whose name contains this")
     args = parser.parse_args()
-    limits = {"idle": 3, "header": 1, "connections": 8, "upload_mb": 256, "renders": 2}
+    limits = {"idle": 3, "header": 1, "body": 1, "connections": 8, "upload_mb": 256, "renders": 2}
     folder = tempfile.mkdtemp(prefix="attack-")
     server = None
     try:
@@ -968,6 +1068,7 @@ def main():
         server = subprocess.Popen(
             [args.binary, "serve", "--library", library, "--backend", "indexed", "--port", "0", "--json", "--no-watch",
              "--log-level", "error", "--idle-timeout", str(limits["idle"]), "--header-timeout", str(limits["header"]),
+             "--body-timeout", str(limits["body"]),
              "--connections-per-address", str(limits["connections"]), "--max-upload-mb", str(limits["upload_mb"]),
              "--renders-per-session", str(limits["renders"])],
             stdout=subprocess.PIPE, text=True, env=environment)

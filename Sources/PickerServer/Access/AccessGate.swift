@@ -10,7 +10,8 @@ import PickerSessions
 /// sees it. Then each area asks for its principal: nobody for the home page, the API
 /// description, the web picker's files and the sign-in links; the client key for `/v1/…`; the
 /// person's signed-in browser for `/picker/…` and `/demo/…`, whose requests that change
-/// something must also come from one of this server's own pages.
+/// something must also come from one of this server's own pages, and whose pages are served
+/// only at their canonical paths (another spelling is sent there).
 struct AccessGate: Sendable {
     /// The client key, compared in constant time.
     let clientKey: String
@@ -29,6 +30,9 @@ struct AccessGate: Sendable {
         /// page, offering a new link that leads back to `page` (when it is a picker page or the
         /// demo client page).
         case signInPage(returningTo: String?)
+        /// A page of the person's asked for, signed in, at another spelling of its path: send the
+        /// browser to its canonical path (the page's scripts build their URLs on it).
+        case redirect(toPage: String)
     }
 
     /// The decision for `request`.
@@ -47,6 +51,7 @@ struct AccessGate: Sendable {
             guard request.isRead || origins.allows(origin: request.origin, fetchSite: request.fetchSite, host: request.host) else {
                 return .refuse(.crossOrigin)
             }
+            if request.isRead, let canonical = request.canonicalPagePath { return .redirect(toPage: canonical) }
             return .pass
         }
     }

@@ -25,6 +25,9 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         case .signInPage(let page):
             offerSignInLink(returningTo: page)
             return SignInPages.required
+        case .redirect(let page):
+            let location = page + (request.uri.query.map { "?" + $0 } ?? "")
+            return Response(status: .permanentRedirect, headers: [.location: location, .cacheControl: "no-store"])
         }
     }
 

@@ -14,6 +14,13 @@ struct AccessRequest {
     /// `autoclose` after it, or the demo client page, `/demo/`) in its canonical spelling; `nil`
     /// for any other path.
     var personPagePath: String?
+    /// For a page of the person's (a picker page or the demo client page, not `autoclose`)
+    /// spelled with an empty segment (a repeated slash, `//demo/`, `/picker//S/T/`): its
+    /// canonical path. A page's scripts build their URLs on its path, and one that starts `//`
+    /// names another host. Without its trailing slash a page is served as it is: its scripts add
+    /// the slash, and Foundation's URLSession drops it when it follows a redirect (so sending
+    /// `/picker/S/T` to `/picker/S/T/` would loop). `nil` for every other path.
+    var canonicalPagePath: String?
     /// The value of the person's cookie, if the request carries it.
     var personToken: Substring?
     /// The `Authorization` header, if any.
@@ -37,9 +44,11 @@ struct AccessRequest {
             if components.count == 3 || (components.count == 4 && components[3] == "autoclose") {
                 personPagePath = "/" + components.joined(separator: "/") + (components.count == 3 ? "/" : "")
             }
+            if components.count == 3, path.contains("//") { canonicalPagePath = personPagePath }
         case .demoClient?:
             isPersonAPI = components.count >= 2
             if components.count == 1 { personPagePath = DemoClientRoutes.pagePath }
+            if components.count == 1, path.contains("//") { canonicalPagePath = DemoClientRoutes.pagePath }
         default:
             isPersonAPI = false
         }

@@ -6,9 +6,10 @@ import Foundation
 /// the server's own page's when `Sec-Fetch-Site`, if sent, says `same-origin` and `Origin` is
 /// the server's base URL (``ServerState/baseURL``: `--public-url`, else the address it listens
 /// on), or the origin the request was addressed to when that names this server: an IP address
-/// or a `localhost` name at the port it listens on. A name that could be anyone's (a DNS name
-/// pointed at this machine by another site, as in DNS rebinding) is not taken from the request:
-/// serve under such a name with `--public-url`.
+/// or a `localhost` name at the port it listens on, over `http`, the only scheme the server
+/// speaks itself (an `https` page is another origin; behind a TLS proxy, `--public-url` names the
+/// `https` origin). A name that could be anyone's (a DNS name pointed at this machine by another
+/// site, as in DNS rebinding) is not taken from the request: serve under such a name with `--public-url`.
 struct SameOrigin: Sendable {
     /// The server's base URL, without a trailing slash; read when asked (the port is known once bound).
     let baseURL: @Sendable () -> String
@@ -20,7 +21,7 @@ struct SameOrigin: Sendable {
         if let fetchSite, fetchSite != "same-origin" { return false }
         guard let origin else { return false }
         if origin == baseURL() { return true }
-        guard let host, origin == "http://" + host || origin == "https://" + host else { return false }
+        guard let host, origin.hasPrefix("http://"), origin.dropFirst(7) == host else { return false }
         return namesThisServer(host)
     }
 

@@ -3,7 +3,7 @@ import Synchronization
 
 /// Whether a connection is serving a request, and when it last finished one: what
 /// ``ConnectionAdmission`` reads to choose a connection to close for a new one. Written on the
-/// connection's event loop (``HeaderDeadline``, told by the fast path), read from any.
+/// connection's event loop (``RequestDeadline``, told by the fast path), read from any.
 final class ConnectionActivity: Sendable {
     /// Requests whose answers have not ended.
     private let serving = Atomic<Int>(0)

@@ -83,9 +83,7 @@ final class ConnectionAdmission: Sendable {
     }
 
     private static func response(code: String, _ message: String) -> String {
-        let body = #"{"error":{"status":503,"code":"\#(code)","message":"\#(message)"}}"#
-        return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nConnection: close\r\nRetry-After: 1\r\n"
-            + "Content-Length: \(body.utf8.count)\r\n\r\n" + body
+        RawAnswer.bytes(status: "503 Service Unavailable", code: code, message, headers: "Retry-After: 1\r\n")
     }
 
     /// Answers a refused connection once it is active, then closes it; what it sends is never read.

@@ -9,7 +9,7 @@ import NIOHTTPTypesHTTP1
 /// right after HTTP/1 decoding and before the conversion to Swift HTTP Types that Hummingbird's
 /// responders read: what the fast path answers costs neither that conversion nor the async hand-off.
 /// Each connection is also held to the server's ``PickerServerLimits``: closed when idle, 408
-/// when a request head is slow to arrive (``HeaderDeadline``), 503 beyond the connections the
+/// when a request's head or body is slow to arrive (``RequestDeadline``), 503 beyond the connections the
 /// server or one address may hold (``ConnectionAdmission``). Its requests are answered knowing whether their
 /// client is still there (``ClientDeparture``).
 ///
@@ -41,7 +41,7 @@ struct PickerHTTPChannel: HTTPChannelHandler {
         return channel.eventLoop.makeCompletedFuture {
             let pipeline = channel.pipeline.syncOperations
             if let refusal { try pipeline.addHandler(refusal) }
-            let deadline = HeaderDeadline(timeout: limits.headerTimeout, activity: activity)
+            let deadline = RequestDeadline(limits: limits, activity: activity)
             let fastPath = fastPath()
             fastPath.deadline = deadline
             var decoderLimits = NIOHTTPDecoderLimitConfiguration()

@@ -28,8 +28,9 @@ import PickerSessions
 /// below SwiftNIO's HTTP/1 encoder with one flush: nothing is encoded per request. So the
 /// decoder is not paired with the encoder (``PickerHTTPChannel``), and this handler, which sees
 /// every request and every answer, keeps what the pair kept: `HEAD` answers bodiless
-/// (``BodilessResponses``), and the connection's ``HeaderDeadline`` told of heads, request
-/// ends and answer ends.
+/// (``BodilessResponses``), and the connection's ``RequestDeadline`` told of heads, request
+/// ends and answer beginnings and ends. What SwiftNIO's decoder cannot read as HTTP is answered
+/// here too, with one line of JSON (``RawAnswer/malformed``), when no answer is under way.
 final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -47,8 +48,8 @@ final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let state: ServerState
     private let serverName: String
-    /// The connection's header deadline, told of heads and ends; `nil` for none.
-    var deadline: HeaderDeadline?
+    /// The connection's request deadline, told of heads and ends; `nil` for none.
+    var deadline: RequestDeadline?
     private var phase = Phase.idle
     /// Requests passed on whose answers have not ended yet.
     private var unansweredForwards = 0
@@ -115,16 +116,39 @@ final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        // After a raw answer (a 408 for a stalled body), nothing more goes out.
+        if let deadline, deadline.isClosing {
+            promise?.fail(ChannelError.outputClosed)
+            return
+        }
         let part = unwrapOutboundIn(data)
-        if case .end = part {
+        var promise = promise
+        switch part {
+        case .head:
+            deadline?.responseBegan()
+        case .end:
             unansweredForwards -= 1
-            deadline?.responseEnded()
+            if let deadline, deadline.responseEnded() {
+                // Answered before its body came (a refusal, a 413): the connection ends once this is sent.
+                let sent = context.eventLoop.makePromise(of: Void.self)
+                sent.futureResult.assumeIsolated().whenComplete { _ in deadline.closeAfterAnswer() }
+                if let promise { sent.futureResult.cascade(to: promise) }
+                promise = sent
+            }
+        case .body:
+            break
         }
         switch bodiless.verdict(on: part) {
         case .pass: context.write(data, promise: promise)
         case .refuse: promise?.fail(BodilessResponses.BodyNotAllowed())
         case .endWithoutTerminator: context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer()))), promise: promise)
         }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // The decoder's refusal, answered in the APIs' form rather than Hummingbird's empty 400.
+        if error is HTTPParserError, let deadline, deadline.answerAndClose(RawAnswer.malformed) { return }
+        context.fireErrorCaught(error)
     }
 
     /// The answer the router would give, when it needs no waiting; `nil` to let the router answer.
@@ -160,6 +184,6 @@ final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         } else {
             encoder.writeAndFlush(NIOAny(IOData.byteBuffer(head)), promise: nil)
         }
-        deadline?.responseEnded()
+        _ = deadline?.responseEnded() // its request has ended: nothing is left to read
     }
 }

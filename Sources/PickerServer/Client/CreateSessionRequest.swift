@@ -50,7 +50,7 @@ struct CreateSessionRequest: Decodable, Sendable {
         func choice<T: RawRepresentable & CaseIterable>(_ type: T.Type, _ key: CodingKeys) throws -> T? where T.RawValue == String {
             guard let name = try value(String.self, key) else { return nil }
             guard let chosen = T(rawValue: name) else {
-                throw APIError.badParameter("'\(key.stringValue)' takes \(T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")); got \"\(name)\".")
+                throw APIError.badParameter("'\(key.stringValue)' takes \(T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")); got \"\(name.echoed)\".")
             }
             return chosen
         }
@@ -61,7 +61,7 @@ struct CreateSessionRequest: Decodable, Sendable {
 
     private static func refuseUnknownKeys(in container: KeyedDecodingContainer<AnyKey>, known: [String], at place: String) throws {
         if let unknown = container.allKeys.map(\.stringValue).first(where: { !known.contains($0) }) {
-            throw APIError.badParameter("\(place) has no key '\(unknown)'; it takes \(known.joined(separator: ", ")).")
+            throw APIError.badParameter("\(place) has no key '\(unknown.echoed)'; it takes \(known.joined(separator: ", ")).")
         }
     }
 

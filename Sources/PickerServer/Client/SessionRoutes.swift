@@ -35,7 +35,8 @@ struct SessionRoutes: Sendable {
 
     /// `POST /v1/sessions`: a new session with the body's settings, answered as Google's API
     /// answers `sessions.create`. A session the person creates is marked as their own, within
-    /// ``OwnSessions/capacity``.
+    /// ``OwnSessions/capacity``, in the places of the session store kept for them: client programs
+    /// share the rest, so they can never leave the person's page without room.
     func create(_ request: Request, for creator: Creator) async throws -> Response {
         // No body at all is `{}`, as Google's API takes it.
         let body = try await JSONResponse.decode(CreateSessionRequest.self, from: request, limit: 4 << 20, empty: CreateSessionRequest())
@@ -58,10 +59,11 @@ struct SessionRoutes: Sendable {
         do {
             switch creator {
             case .client:
-                session = try store.create(settings: settings, preselected: preselected)
+                // The person's own sessions have places of their own, which client programs never take.
+                session = try store.create(settings: settings, preselected: preselected, place: .shared(leavingFree: state.own.capacity))
             case .person:
                 session = try state.own.make(now: store.currentTime, isAlive: { store.session($0) != nil }) {
-                    try store.create(settings: settings, preselected: preselected)
+                    try store.create(settings: settings, preselected: preselected, place: .reserved)
                 }
             }
         } catch OwnSessions.Refusal.full(let capacity) {

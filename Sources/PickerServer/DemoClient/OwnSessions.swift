@@ -10,7 +10,9 @@ import Synchronization
 ///
 /// A bounded set: at most ``capacity`` live ones at once, each kept until its session expires
 /// (the same expiry) or is deleted, so the person's page cannot fill the server's session store
-/// and lock client programs out.
+/// and lock client programs out. They are made in the store's reserved places
+/// (`PickerSessionStore.Place.reserved`), of which client programs leave ``capacity`` free, so
+/// clients cannot lock the person out either.
 final class OwnSessions: Sendable {
     /// The most live own sessions at once.
     let capacity: Int

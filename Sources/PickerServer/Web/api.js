@@ -1,8 +1,19 @@
 // The picker page's API (docs/PICKER-UI-API.md): every path is relative to the page's own
 // location, which carries the session id and its secret token.
 
-/** The API's base path, e.g. `/picker/SESSION/TOKEN/api/`. */
-export const API = location.pathname.replace(/\/?$/, "/") + "api/";
+/**
+ * This page's path with its empty segments dropped, e.g. `/picker/SESSION/TOKEN/`: one slash
+ * first, so a URL built on it stays on this page's origin. The path as the address bar has it
+ * could start `//` (the server sends such spellings to the canonical path, but a script does not
+ * rely on it), and a URL built on `//picker/…` names the host `picker`.
+ */
+export function canonicalPagePath(pathname = location.pathname) {
+  const segments = pathname.split("/").filter(Boolean);
+  return segments.length > 0 ? `/${segments.join("/")}/` : "/";
+}
+
+/** The API's base path, e.g. `/picker/SESSION/TOKEN/api/`, on this page's origin. */
+export const API = `${canonicalPagePath()}api/`;
 
 /** An answer other than 2xx, with the server's readable message. */
 export class ApiError extends Error {
@@ -118,8 +129,8 @@ export const cancel = () => request("POST", "cancel");
 
 /** Imports a file into the library; it comes back picked unless the maximum is reached. */
 export function upload(file) {
-  const query = new URLSearchParams({ filename: file.name });
-  return request("POST", `upload?${query}`, { body: file, headers: { "Content-Type": "application/octet-stream" } });
+  // Percent-encoded, not form-encoded: the server reads `+` as a plus, as in any URL's query.
+  return request("POST", `upload?filename=${encodeURIComponent(file.name)}`, { body: file, headers: { "Content-Type": "application/octet-stream" } });
 }
 
 export const createAlbum = (title) => request("POST", "albums", { json: { title } }).then((data) => data.album);

@@ -286,7 +286,7 @@ async function finish(state) {
   // made): the demo client page shows what its program received (docs/SECURITY.md).
   if (session.clientView && state !== "ended") {
     const link = $("finished-link");
-    link.href = new URL(`../../../demo/?session=${encodeURIComponent(session.id)}`, location.href).href; // from /picker/{id}/{token}/
+    link.href = new URL(`/demo/?session=${encodeURIComponent(session.id)}`, location.origin).href;
     link.dataset.i18n = state === "complete" ? "seeReceived" : "backToDemo";
     link.textContent = t(link.dataset.i18n);
     $("finished-next").hidden = false;

@@ -6,9 +6,12 @@
 // are the client API's very bytes; the client key never comes to the browser.
 
 import { t, setLanguage, preferredLanguage, onLanguageChange } from "./i18n.js";
+import { shellWord } from "./shell-word.js";
 
 const $ = (id) => document.getElementById(id);
-const page = new URL(location.pathname.replace(/\/?$/, "/"), location.href); // …/demo/
+// The page's canonical place on this page's origin, never built on the path as the address bar
+// has it: that could start `//`, and a URL built on `//demo/` names the host `demo`.
+const page = new URL("/demo/", location.origin);
 const mirror = new URL("v1/", page); // …/demo/v1/: what /v1/ answers, as the person
 const storedKey = (id) => `assets-picker.demo.${id}`;
 
@@ -193,13 +196,13 @@ function showTerminal() {
   const api = `${session.pickerUri.slice(0, session.pickerUri.lastIndexOf("/picker/"))}/v1`;
   const auth = `-H "Authorization: Bearer $KEY"`;
   const lines = [`KEY=…   # ${t("demoKeyComment")}`, `API=${api}`];
-  if (demo.created) lines.push(`curl -s ${auth} -X POST $API/sessions -d '${JSON.stringify(demo.created.body)}'`);
+  if (demo.created) lines.push(`curl -s ${auth} -X POST $API/sessions -d ${shellWord(JSON.stringify(demo.created.body))}`);
   lines.push(`curl -s ${auth} $API/sessions/${session.id}`, `curl -s ${auth} "$API/mediaItems?sessionId=${session.id}"`);
   const first = demo.items[0];
   if (first) {
     const download = first.type === "VIDEO" ? "=dv" : "=d";
     lines.push(`curl -s ${auth} -o thumb.jpg "${first.mediaFile.baseUrl}=w256-h256-c"`,
-      `curl -s ${auth} -o '${first.mediaFile.filename.replace(/'/g, "'\\''")}' "${first.mediaFile.baseUrl}${download}"`);
+      `curl -s ${auth} -o ${shellWord(first.mediaFile.filename)} "${first.mediaFile.baseUrl}${download}"`);
   }
   lines.push(`curl -s ${auth} -X DELETE $API/sessions/${session.id}`);
   $("demo-curl").textContent = lines.join("\n");

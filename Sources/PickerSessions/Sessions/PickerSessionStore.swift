@@ -20,6 +20,8 @@ public final class PickerSessionStore: Sendable {
 
     private struct State {
         var sessions: [String: PickerSession] = [:]
+        /// The live sessions made in ``Place/reserved`` places.
+        var reserved: Set<String> = []
         /// The picker tokens of sessions that expired, and when they may be forgotten.
         var expired: [String: (token: String, forgetAt: Date)] = [:]
         var watchers: [String: [UUID: AsyncStream<PickerSession>.Continuation]] = [:]
@@ -50,6 +52,7 @@ public final class PickerSessionStore: Sendable {
 
         mutating func end(_ id: String) {
             sessions[id] = nil
+            reserved.remove(id)
             ended += (watchers.removeValue(forKey: id) ?? [:]).values
         }
 
@@ -81,23 +84,46 @@ public final class PickerSessionStore: Sendable {
         return value
     }
 
+    /// Which of the store's places a new session may take: the last places of its capacity can be
+    /// kept for one kind of session (the person's own, on a picker server), which the others never take.
+    public enum Place: Sendable, Equatable {
+        /// One of the places all sessions share: the capacity less `leavingFree` places, which
+        /// stay for ``reserved`` sessions. Sessions made in reserved places do not count against it.
+        case shared(leavingFree: Int)
+        /// Any free place, those kept free included; the caller bounds how many it makes.
+        case reserved
+    }
+
     /// Starts a session with `settings`, an empty selection and the client's `preselected`
     /// identifiers kept unresolved until the person opens the picker (``PickerSession/pendingPreselection``).
-    /// - Throws: ``PickerSessionError/tooManySessions(_:)`` when ``capacity`` sessions are alive.
-    public func create(settings: PickerSessionSettings, preselected: [String] = []) throws(PickerSessionError) -> PickerSession {
+    /// - Parameters:
+    ///   - settings: The session's maximum, media filter and order.
+    ///   - preselected: The client's identifiers to start the selection with, kept as given.
+    ///   - place: Which places it may take; by default any that all share.
+    /// - Throws: ``PickerSessionError/tooManySessions(_:)`` when its places are all taken: the
+    ///   shared ones (sessions not made ``Place/reserved`` number the capacity less what is kept
+    ///   free), or, for a reserved one, the whole capacity.
+    public func create(settings: PickerSessionSettings, preselected: [String] = [],
+                       place: Place = .shared(leavingFree: 0)) throws(PickerSessionError) -> PickerSession {
         let created = now()
         let session = PickerSession(id: SecretToken.make(), pickerToken: SecretToken.make(), settings: settings,
                                     createTime: created, expireTime: created.addingTimeInterval(lifetime.seconds),
                                     selection: PickSelection(maximum: settings.maxItems, filter: settings.mediaFilter),
                                     pendingPreselection: preselected)
         let capacity = capacity
+        let places = switch place {
+        case .shared(let free): max(0, capacity - free)
+        case .reserved: capacity
+        }
         let stored = withState { state in
             state.sweepExpired(at: created)
-            guard state.sessions.count < capacity else { return false }
+            // The capacity bounds all; shared places are also bounded apart from reserved ones.
+            guard state.sessions.count < capacity, state.sessions.count - state.reserved.count < places else { return false }
             state.sessions[session.id] = session
+            if place == .reserved { state.reserved.insert(session.id) }
             return true
         }
-        guard stored else { throw .tooManySessions(capacity) }
+        guard stored else { throw .tooManySessions(places) }
         return session
     }
 
