@@ -87,10 +87,10 @@ struct IndexCommand: AsyncParsableCommand {
             previewBar.finish()
         }
         if json {
-            try JSONOutput.print(Output(library: library.rootURL.path, index: indexURL.path, summary: summary, previews: previewSummary))
+            try JSONOutput.print(Output(library: library.placeDescription, index: indexURL.path, summary: summary, previews: previewSummary))
             return
         }
-        say(IndexReport.scanSentence(path: library.rootURL.path, summary))
+        say(IndexReport.scanSentence(path: library.placeDescription, summary))
         if let previews = IndexReport.previewSentence(previewSummary, scan: summary) { say(previews) }
         for failure in summary.failed + (previewSummary?.failed ?? []) {
             FileHandle.standardError.write(Data(PrintableText.escaping("failed \(failure.path): \(failure.reason)").utf8 + [0x0A]))
