@@ -124,7 +124,7 @@ let package = Package(
             name: "assets-picker",
             dependencies: [
                 "AssetsKit", "ImagePipeline", "MediaProbing", "LibraryTree", "LibraryOpening", "DemoLibrary",
-                "AssetExport", "PickerSessions", "PickerServer", "S3Storage",
+                "AssetExport", "PickerSessions", "PickerServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
