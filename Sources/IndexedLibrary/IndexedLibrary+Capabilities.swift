@@ -28,7 +28,10 @@ extension IndexedLibrary: LibraryChanging, LibraryChangeHistory, LibraryIndexing
             configuration.pollingInterval = interval
             configuration.pollingReason = "its originals are kept elsewhere and listed again"
         }
-        let watcher = LibraryWatcher(library: self, configuration: configuration) { event in report(event.watchEvent(root: root)) }
+        let isPolledByDesign = originals.rescanInterval != nil
+        let watcher = LibraryWatcher(library: self, configuration: configuration) { event in
+            report(event.watchEvent(root: root, isPolledByDesign: isPolledByDesign))
+        }
         await watcher.start()
         return watcher
     }
@@ -52,11 +55,13 @@ extension IndexedLibrary {
 extension LibraryWatcher: LibraryWatch {}
 
 extension LibraryWatcherEvent {
-    /// The event as a line of a log about the library at `root`.
-    func watchEvent(root: String) -> LibraryWatchEvent {
+    /// The event as a line of a log about the library at `root`; polling is routine for a store
+    /// that is listed again by design (`isPolledByDesign`), a warning otherwise.
+    func watchEvent(root: String, isPolledByDesign: Bool = false) -> LibraryWatchEvent {
         switch self {
         case .watching: LibraryWatchEvent(.routine, "Watching \(root) for changes (\(self))")
-        case .polling, .overflowed: LibraryWatchEvent(.warning, "\(root): \(self)")
+        case .polling: LibraryWatchEvent(isPolledByDesign ? .routine : .warning, "\(root): \(self)")
+        case .overflowed: LibraryWatchEvent(.warning, "\(root): \(self)")
         case .rescanned(_, let summary):
             // A periodic rescan, or the one at start, that found nothing is not news.
             LibraryWatchEvent(summary.added + summary.updated + summary.moved + summary.removed > 0 ? .notable : .routine, "\(self)")
