@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "MediaProbing", targets: ["MediaProbing"]),
         .library(name: "FolderLibrary", targets: ["FolderLibrary"]),
         .library(name: "IndexedLibrary", targets: ["IndexedLibrary"]),
+        .library(name: "BucketLibrary", targets: ["BucketLibrary"]),
         .library(name: "LibraryOpening", targets: ["LibraryOpening"]),
         .library(name: "DemoLibrary", targets: ["DemoLibrary"]),
         .library(name: "AssetExport", targets: ["AssetExport"]),
@@ -72,8 +73,16 @@ let package = Package(
             name: "IndexedLibrary",
             dependencies: ["AssetsKit", "ImagePipeline", "MediaProbing", "LibraryTree", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // Opening a library folder: the backend choice and where its index lives.
-        .target(name: "LibraryOpening", dependencies: ["AssetsKit", "ImagePipeline", "MediaProbing", "FolderLibrary", "IndexedLibrary"]),
+        // An indexed library over an S3 bucket: its objects listed and their heads read for the index, originals fetched into a local cache with a byte budget, shared, cancellable downloads.
+        .target(
+            name: "BucketLibrary",
+            dependencies: ["AssetsKit", "ImagePipeline", "MediaProbing", "LibraryTree", "IndexedLibrary", "S3Storage"]
+        ),
+        // Opening a library folder or bucket: the backend choice and where its index lives.
+        .target(
+            name: "LibraryOpening",
+            dependencies: ["AssetsKit", "ImagePipeline", "MediaProbing", "FolderLibrary", "IndexedLibrary", "BucketLibrary", "S3Storage"]
+        ),
         // The built-in demo library: generated camera photos (with EXIF) and short videos (through ffmpeg), made on first use.
         .target(name: "DemoLibrary", dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline", "ProcessRunning", "SyntheticMedia"]),
         // Exporting assets: originals copied or renditions rendered, one per core, failures reported per asset.
@@ -161,6 +170,11 @@ let package = Package(
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "LibraryOpeningTests", dependencies: ["LibraryOpening", "AssetsKit", "TestSupport"]),
+        .testTarget(
+            name: "BucketLibraryTests",
+            dependencies: ["BucketLibrary", "IndexedLibrary", "LibraryTree", "LibraryOpening", "ImagePipeline", "MediaProbing", "AssetsKit",
+                           "ProcessRunning", "S3Storage", "S3TestSupport", "TestSupport"]
+        ),
         .testTarget(name: "AssetExportTests", dependencies: ["AssetExport", "FolderLibrary", "IndexedLibrary", "LibraryTree", "ImagePipeline", "AssetsKit", "TestSupport"]),
         .testTarget(name: "PickerSessionsTests", dependencies: ["PickerSessions", "AssetsKit", "TestSupport"]),
         .testTarget(
@@ -187,7 +201,8 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["assets-picker", "AssetsKit", "LibraryOpening", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["assets-picker", "AssetsKit", "LibraryOpening", "TestSupport", "S3Storage", "S3TestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")]
         ),
     ],

@@ -1,6 +1,7 @@
 import AssetsKit
 import Foundation
 import ImagePipeline
+import Synchronization
 
 /// Exports assets to a folder: originals copied, or renditions made one per core at a time,
 /// each streamed to its file and released before the next starts, so memory stays flat
@@ -28,7 +29,10 @@ public struct AssetExporter: Sendable {
 
     typealias Outcome = Result<ExportReport.Item, ExportReport.Failure>
 
-    /// Exports `assets` (loaded a page at a time) into `directory`, named after their files.
+    /// Exports `assets` (loaded a page at a time) into `directory`, named after their files. An
+    /// original kept elsewhere (a bucket) is fetched when its turn comes, one at a time, and
+    /// `progress` hears how far that transfer is (``ExportProgress/fetching``) as well as how many
+    /// assets are done.
     public func export(_ assets: FetchResult, to directory: URL, options: ExportOptions,
                        progress: @escaping @Sendable (ExportProgress) -> Void = { _ in }) async throws -> ExportReport {
         let total = assets.count
@@ -36,12 +40,34 @@ public struct AssetExporter: Sendable {
         let started = ContinuousClock.now
         var names = ExportFileNames(directory: directory)
         var report = ExportReport()
+        // Bytes of originals fetched by finished transfers; the counts as last reported.
+        let fetched = Mutex<(bytes: Int64, counts: ExportProgress)>((0, ExportProgress(completed: 0, failed: 0, total: total)))
         func collect(_ outcome: Outcome) {
             switch outcome {
             case .success(let item): report.exported.append(item)
             case .failure(let failure): report.failed.append(failure)
             }
-            progress(ExportProgress(completed: report.exported.count, failed: report.failed.count, total: total))
+            let now = fetched.withLock { fetched in
+                fetched.counts.completed = report.exported.count
+                fetched.counts.failed = report.failed.count
+                fetched.counts.fetchedBytes = fetched.bytes
+                return fetched.counts
+            }
+            progress(now)
+        }
+        // An original kept elsewhere is fetched as its export is prepared, one at a time, its
+        // progress told as it comes.
+        @Sendable func transfer(of asset: Asset) -> OriginalRequest {
+            OriginalRequest(isNetworkAccessAllowed: true) { step in
+                let now = fetched.withLock { fetched in
+                    var counts = fetched.counts
+                    counts.fetching = ExportProgress.OriginalTransfer(filename: asset.filename, progress: step)
+                    counts.fetchedBytes = fetched.bytes + step.received
+                    if step.received >= step.total { fetched.bytes += step.total }
+                    return counts
+                }
+                progress(now)
+            }
         }
         let width = options.concurrency > 0 ? options.concurrency : ProcessInfo.processInfo.activeProcessorCount
         let queue = ExportQueue<Job>()
@@ -70,7 +96,7 @@ public struct AssetExporter: Sendable {
                     }
                     let file = names.claim(for: asset, options: options)
                     do {
-                        let original = try await library.originalFile(for: asset).file
+                        let original = try await library.originalFile(for: asset, request: transfer(of: asset)).file
                         Self.readAhead(original)
                         queue.put(Job(asset: asset, original: original, file: file))
                         queued += 1

@@ -30,4 +30,17 @@ public struct ExportProgress: Sendable {
     public var completed: Int
     public var failed: Int
     public var total: Int
+    /// The original being fetched now, when the library keeps originals elsewhere (a bucket)
+    /// and this one is not on this machine yet; `nil` otherwise.
+    public var fetching: OriginalTransfer?
+    /// The bytes of originals fetched so far by this export, the one under way included.
+    public var fetchedBytes: Int64 = 0
+
+    /// One original being fetched: its file name and how far it is.
+    public struct OriginalTransfer: Sendable, Hashable {
+        /// The original's file name.
+        public var filename: String
+        /// Bytes received of its size.
+        public var progress: TransferProgress
+    }
 }

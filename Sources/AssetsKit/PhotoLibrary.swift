@@ -14,7 +14,8 @@ import Foundation
 public protocol PhotoLibrary: Sendable {
     /// A short name of the backend (`folder`, `indexed`), for display only.
     var backendName: String { get }
-    /// The folder the library shows.
+    /// The folder the library shows, or, for a library whose originals are kept elsewhere,
+    /// where they are (`s3://BUCKET/PREFIX`). ``placeDescription`` writes it for a person.
     var rootURL: URL { get }
 
     // MARK: Authorization
@@ -113,6 +114,12 @@ public protocol PhotoLibrary: Sendable {
 }
 
 extension PhotoLibrary {
+    /// Where the library is, for a person: the folder's path, or the address of a place
+    /// elsewhere as written (`s3://BUCKET/PREFIX`).
+    public var placeDescription: String {
+        rootURL.isFileURL ? rootURL.path : rootURL.absoluteString
+    }
+
     /// An original file of a library whose originals are all on this machine: as
     /// ``originalFile(for:)`` gives it, whatever `request` allows.
     public func originalFile(for asset: Asset, request: OriginalRequest) async throws -> OriginalResource {

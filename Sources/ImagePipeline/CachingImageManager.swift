@@ -158,8 +158,11 @@ public final class CachingImageManager: Sendable {
             await scheduler.promote(key, to: priority)
         }) { [self] in
             if let cached = cachedImage(for: key, keepingInMemory: request.keepsInMemory) { return cached }
-            // An original kept elsewhere arrives before the render takes its place in the queue.
-            try await source.fetchOriginal(allowingNetwork: request.isNetworkAccessAllowed)
+            // An original kept elsewhere arrives before the render takes its place in the queue
+            // (unless its preview is large enough for this image).
+            if !source.rendersFromPreview(request) {
+                try await source.fetchOriginal(allowingNetwork: request.isNetworkAccessAllowed)
+            }
             let granted = try await scheduler.acquire(for: key, priority: priority, pixels: source.pixelSize.area, requester: request.requester)
             renders.withLock { $0 += 1 }
             let outcome: Result<ImageResult, Error>

@@ -85,14 +85,15 @@ package protocol IndexStore: Sendable {
 
     // MARK: Previews
 
-    /// The photos of the camera roll that get a preview (those without an embedded EXIF
-    /// thumbnail) and have none of their file's current version, newest first, in one query.
-    func photosLackingPreviews() async throws -> [PhotoLackingPreview]
+    /// The assets of the camera roll that get a preview under `coverage` (by default the photos
+    /// without an embedded EXIF thumbnail) and have none of their file's current version, newest
+    /// first, in one query.
+    func photosLackingPreviews(coverage: PreviewCoverage) async throws -> [PhotoLackingPreview]
     /// Records that these previews exist, in one transaction.
     func recordPreviews(_ previews: [PreviewRecord]) async throws
-    /// Forgets the previews no photo needs now — their asset is gone, out of the camera roll or
-    /// has an embedded thumbnail now — and answers them, so their files can be removed.
-    func removeUnneededPreviews() async throws -> [PreviewRecord]
+    /// Forgets the previews no asset needs now under `coverage` — their asset is gone, out of the
+    /// camera roll or has an embedded thumbnail now — and answers them, so their files can be removed.
+    func removeUnneededPreviews(coverage: PreviewCoverage) async throws -> [PreviewRecord]
     /// Forgets every preview (their folder is gone).
     func forgetAllPreviews() async throws
 }

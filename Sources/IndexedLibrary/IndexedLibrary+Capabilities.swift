@@ -1,8 +1,8 @@
 import AssetsKit
 
 /// What an indexed library can do beyond reading: changes (when its folder can be written),
-/// its change history, scans and drafts (kept in the index, so also over read-only media), and
-/// watching its folder.
+/// its change history, scans and drafts (kept in the index, so also over read-only media),
+/// watching its folder (or listing its bucket again), and saying which originals are here.
 extension IndexedLibrary: LibraryChanging, LibraryChangeHistory, LibraryIndexing, LibraryDrafts, LibraryWatching, RemoteOriginals {
     public var changing: (any LibraryChanging)? { isWritable ? self : nil }
     public var changeHistory: (any LibraryChangeHistory)? { self }
@@ -17,10 +17,21 @@ extension IndexedLibrary: LibraryChanging, LibraryChangeHistory, LibraryIndexing
     /// Imports are copied into the library folder, so they are taken whenever changes are.
     public var acceptsImports: Bool { isWritable }
 
-    /// Starts a ``LibraryWatcher`` with the default ``LibraryWatcher/Configuration``.
+    /// Starts a ``LibraryWatcher`` with the default ``LibraryWatcher/Configuration``; over a
+    /// store that is listed again rather than watched (`OriginalsStore.rescanInterval`, a
+    /// bucket), one that rescans at that interval, without inotify.
     public func startWatching(report: @escaping @Sendable (LibraryWatchEvent) -> Void) async -> any LibraryWatch {
-        let root = rootURL.path
-        let watcher = LibraryWatcher(library: self) { event in report(event.watchEvent(root: root)) }
+        let root = placeDescription
+        var configuration = LibraryWatcher.Configuration()
+        if let interval = originals.rescanInterval {
+            configuration.usesInotify = false
+            configuration.pollingInterval = interval
+            configuration.pollingReason = "its originals are kept elsewhere and listed again"
+        }
+        let isPolledByDesign = originals.rescanInterval != nil
+        let watcher = LibraryWatcher(library: self, configuration: configuration) { event in
+            report(event.watchEvent(root: root, isPolledByDesign: isPolledByDesign))
+        }
         await watcher.start()
         return watcher
     }
@@ -44,11 +55,13 @@ extension IndexedLibrary {
 extension LibraryWatcher: LibraryWatch {}
 
 extension LibraryWatcherEvent {
-    /// The event as a line of a log about the library at `root`.
-    func watchEvent(root: String) -> LibraryWatchEvent {
+    /// The event as a line of a log about the library at `root`; polling is routine for a store
+    /// that is listed again by design (`isPolledByDesign`), a warning otherwise.
+    func watchEvent(root: String, isPolledByDesign: Bool = false) -> LibraryWatchEvent {
         switch self {
         case .watching: LibraryWatchEvent(.routine, "Watching \(root) for changes (\(self))")
-        case .polling, .overflowed: LibraryWatchEvent(.warning, "\(root): \(self)")
+        case .polling: LibraryWatchEvent(isPolledByDesign ? .routine : .warning, "\(root): \(self)")
+        case .overflowed: LibraryWatchEvent(.warning, "\(root): \(self)")
         case .rescanned(_, let summary):
             // A periodic rescan, or the one at start, that found nothing is not news.
             LibraryWatchEvent(summary.added + summary.updated + summary.moved + summary.removed > 0 ? .notable : .routine, "\(self)")

@@ -11,7 +11,7 @@ extension IndexedLibrary: ImageSourcing {
         var sources: [UUID: ImageSourceFile] = [:]
         for (uuid, record) in try await index.records(uuids: assets.map(\.id.uuid)) {
             var source = try await imageSource(of: record)
-            if Self.wantsPreview(mediaType: source.mediaType, hasEmbeddedThumbnail: source.hasEmbeddedThumbnail) {
+            if wantsPreview(source) {
                 source.previewURL = previews?.url(for: source.version)
             }
             sources[uuid] = source
@@ -31,8 +31,17 @@ extension IndexedLibrary: ImageSourcing {
         return source
     }
 
-    /// Whether a file gets a preview: a photo without an embedded EXIF thumbnail.
-    static func wantsPreview(mediaType: MediaType, hasEmbeddedThumbnail: Bool) -> Bool {
-        mediaType == .photo && !hasEmbeddedThumbnail
+    /// Which assets get a preview: photos without an embedded EXIF thumbnail, or every asset when
+    /// the originals are kept elsewhere (reading that thumbnail would need the original).
+    var previewCoverage: PreviewCoverage {
+        originals.fetcher == nil ? .photosWithoutThumbnail : .everyAsset
+    }
+
+    /// Whether `source` gets a preview under ``previewCoverage``.
+    func wantsPreview(_ source: ImageSourceFile) -> Bool {
+        switch previewCoverage {
+        case .photosWithoutThumbnail: source.mediaType == .photo && !source.hasEmbeddedThumbnail
+        case .everyAsset: true
+        }
     }
 }

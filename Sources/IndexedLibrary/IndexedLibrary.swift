@@ -17,6 +17,8 @@ import MediaProbing
 /// has the same UUID here, so either form finds it. Images are rendered at the exact size asked
 /// for, through a `CachingImageManager`.
 public final class IndexedLibrary: FolderAuthorizing {
+    /// The folder the library shows, or where its originals are kept when that is not a folder
+    /// of this machine (`s3://BUCKET/PREFIX`).
     public let rootURL: URL
     public let backendName = "indexed"
     /// Whether the originals can be written (`OriginalsStore.isWritable`): imports, purges of
@@ -37,7 +39,8 @@ public final class IndexedLibrary: FolderAuthorizing {
     let index: any IndexStore
     let reader: any MediaMetadataReading
     let now: @Sendable () -> Date
-    /// The access the library folder grants (`FolderAuthorizing`).
+    /// The access the library's originals grant (`FolderAuthorizing`), found by the store
+    /// (`OriginalsStore.probeAccess()`: the folder read, or the bucket listed).
     public let folderAuthorization: FolderAuthorization
 
     /// Opens the index of `root` at `databaseURL`, creating it when there is none yet (it is
@@ -79,20 +82,22 @@ public final class IndexedLibrary: FolderAuthorizing {
     }
 
     /// A library over any ``IndexStore`` (a store in a target of its own, such as one on
-    /// PostgreSQL); it records `root` in the store.
+    /// PostgreSQL); it records `root` in the store. `root` is the folder the library shows, or
+    /// where its `originals` are kept when that is elsewhere (`s3://BUCKET/PREFIX`).
     package init(root: URL, index: any IndexStore, originals: (any OriginalsStore)? = nil,
                  reader: any MediaMetadataReading = MediaMetadataReader(), imageManager: CachingImageManager,
                  previews: PreviewStore? = nil, now: @escaping @Sendable () -> Date = { Date() }) throws {
         let rootURL = root.standardizedFileURL
+        let store = originals ?? LocalOriginalsStore(root: rootURL)
         self.rootURL = rootURL
-        self.folderAuthorization = FolderAuthorization(root: rootURL)
+        self.folderAuthorization = FolderAuthorization { await store.probeAccess() }
         self.index = index
         self.reader = reader
         self.now = now
-        self.originals = originals ?? LocalOriginalsStore(root: rootURL)
+        self.originals = store
         self.imageManager = imageManager
         self.previews = previews
-        try index.recordRoot(rootURL.path)
+        try index.recordRoot(placeDescription)
     }
 
     /// Brings the index in line with the folder tree: adopts new files, re-reads changed ones,

@@ -1,8 +1,13 @@
 import AssetsKit
 import Foundation
 import ImagePipeline
+import S3Storage
 
 /// Where a library's index lives, and whether one exists or can be made there.
+///
+/// A library in a bucket has its index in the data folder too, keyed by its address and endpoint
+/// (``defaultURL(forBucket:endpoint:dataFolder:)``), with its previews and the originals fetched
+/// beside it.
 ///
 /// **The rule:** an index is never kept inside the library folder (unless `--index` puts it
 /// there). Each library folder has its own index in the person's data folder,
@@ -26,12 +31,27 @@ public enum IndexLocation {
     /// `<dataFolder>/libraries/<name>-<key>/library.sqlite`.
     public static func defaultURL(forRoot root: URL, dataFolder: URL = dataFolder()) -> URL {
         let path = realPath(of: root)
-        let name = String(URL(fileURLWithPath: path).lastPathComponent.unicodeScalars.prefix(40).map { scalar in
+        return url(name: URL(fileURLWithPath: path).lastPathComponent, key: path, dataFolder: dataFolder)
+    }
+
+    /// The index of the library in a bucket, `location` at `endpoint`:
+    /// `<dataFolder>/libraries/<bucket>-<key>/library.sqlite`, where `<key>` is a hash of the
+    /// address and the endpoint (one bucket name on two services gets two indexes). The
+    /// originals fetched and the previews are kept beside it.
+    public static func defaultURL(forBucket location: S3Location, endpoint: URL, dataFolder: URL = dataFolder()) -> URL {
+        let last = location.prefix.split(separator: "/").last.map { "-" + $0 } ?? ""
+        return url(name: location.bucket + last, key: "\(location) \(endpoint.absoluteString)", dataFolder: dataFolder)
+    }
+
+    /// `<dataFolder>/libraries/<name>-<key>/library.sqlite`, `name` kept to 40 safe characters,
+    /// `key` a hash of `identity`.
+    private static func url(name: String, key identity: String, dataFolder: URL) -> URL {
+        let safe = String(name.unicodeScalars.prefix(40).map { scalar in
             scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
         }).trimmingCharacters(in: CharacterSet(charactersIn: "."))
-        let key = String(FNV1a.hash(Array(path.utf8)), radix: 16)
+        let key = String(FNV1a.hash(Array(identity.utf8)), radix: 16)
         return dataFolder.appendingPathComponent("libraries", isDirectory: true)
-            .appendingPathComponent("\(name.isEmpty ? "library" : name)-\(String(repeating: "0", count: 16 - key.count))\(key)", isDirectory: true)
+            .appendingPathComponent("\(safe.isEmpty ? "library" : safe)-\(String(repeating: "0", count: 16 - key.count))\(key)", isDirectory: true)
             .appendingPathComponent("library.sqlite")
     }
 

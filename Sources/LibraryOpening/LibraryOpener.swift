@@ -1,9 +1,11 @@
 import AssetsKit
+import BucketLibrary
 import FolderLibrary
 import Foundation
 import ImagePipeline
 import IndexedLibrary
 import MediaProbing
+import S3Storage
 
 /// Opens a library folder with the backend asked for: the manager of the original design,
 /// which handed out the PhotoKit library where it could and the AssetsLibrary one otherwise.
@@ -15,6 +17,13 @@ import MediaProbing
 /// A newly created index is filled by a first scan before the library is returned. Nothing is
 /// ever written inside the library folder by opening it; the folder library keeps its cache of
 /// listings and metadata in the library's data folder (``IndexLocation/folderCacheURL(forRoot:dataFolder:)``).
+///
+/// A root `s3://BUCKET/PREFIX` is a library in a bucket (``isBucket(_:)``): always indexed, its
+/// index, previews and fetched originals in the data folder
+/// (``IndexLocation/defaultURL(forBucket:endpoint:dataFolder:)``), reached as ``bucketConnection``
+/// says. Only ``indexedLibrary(root:indexURL:)`` (the `index` command) makes its index; every other
+/// opening of a bucket not indexed yet says to run `assets-picker index` first
+/// (``BucketOpeningError``). Opening it touches no network: browsing works with the bucket unreachable.
 public struct LibraryOpener: Sendable {
     /// Reads file metadata (and sets the pixel limit) for either backend.
     public var reader: MediaMetadataReader
@@ -24,19 +33,32 @@ public struct LibraryOpener: Sendable {
     public var dataFolder: URL
     /// Whether an index could be created at a URL; injectable for tests.
     public var canCreateIndex: @Sendable (URL) -> Bool
+    /// How libraries in buckets are reached.
+    public var bucketConnection: BucketConnection
 
     public init(reader: MediaMetadataReader = MediaMetadataReader(), imageManager: CachingImageManager? = nil,
                 dataFolder: URL = IndexLocation.dataFolder(),
-                canCreateIndex: @escaping @Sendable (URL) -> Bool = IndexLocation.canCreate(at:)) {
+                canCreateIndex: @escaping @Sendable (URL) -> Bool = IndexLocation.canCreate(at:),
+                bucketConnection: BucketConnection = BucketConnection()) {
         self.reader = reader
         self.imageManager = imageManager
         self.dataFolder = dataFolder
         self.canCreateIndex = canCreateIndex
+        self.bucketConnection = bucketConnection
     }
 
-    /// The index of `root` when none is named: ``IndexLocation/defaultURL(forRoot:dataFolder:)``.
+    /// Whether `root` names a library in a bucket (`s3://…`) rather than a folder.
+    public static func isBucket(_ root: URL) -> Bool {
+        root.scheme?.lowercased() == "s3"
+    }
+
+    /// The index of `root` when none is named: ``IndexLocation/defaultURL(forRoot:dataFolder:)``,
+    /// or for a bucket ``IndexLocation/defaultURL(forBucket:endpoint:dataFolder:)``.
     public func defaultIndexURL(forRoot root: URL) -> URL {
-        IndexLocation.defaultURL(forRoot: root, dataFolder: dataFolder)
+        if Self.isBucket(root), let location = S3Location(string: root.absoluteString) {
+            return IndexLocation.defaultURL(forBucket: location, endpoint: bucketConnection.resolvedEndpoint, dataFolder: dataFolder)
+        }
+        return IndexLocation.defaultURL(forRoot: root, dataFolder: dataFolder)
     }
 
     /// The backend `backend` resolves to for `root`: never ``LibraryBackend/auto``.
@@ -45,6 +67,7 @@ public struct LibraryOpener: Sendable {
     ///   - mayCreateIndex: Whether `auto` may choose a missing index that can be created.
     public func resolve(root: URL, backend: LibraryBackend, indexURL: URL? = nil, mayCreateIndex: Bool = false) -> LibraryBackend {
         guard backend == .auto else { return backend }
+        if Self.isBucket(root) { return .indexed }
         let index = indexURL ?? defaultIndexURL(forRoot: root)
         return IndexLocation.exists(at: index) || (mayCreateIndex && canCreateIndex(index)) ? .indexed : .folder
     }
@@ -59,6 +82,7 @@ public struct LibraryOpener: Sendable {
     ///   folder (nothing is created then), or what opening or scanning the index threw.
     public func open(root: URL, backend: LibraryBackend, indexURL: URL? = nil, mayCreateIndex: Bool = false,
                      scanProgress: (@Sendable (ScanProgress) -> Void)? = nil) async throws -> any PhotoLibrary {
+        if Self.isBucket(root) { return try await indexedBucket(root, backend: backend, indexURL: indexURL) }
         let folder = try await readableFolder(root)
         switch resolve(root: root, backend: backend, indexURL: indexURL, mayCreateIndex: mayCreateIndex) {
         case .folder, .auto:
@@ -76,9 +100,35 @@ public struct LibraryOpener: Sendable {
     /// - Throws: ``LibraryError/accessDenied(path:reason:)`` when `root` is not a readable
     ///   folder (nothing is created then), or what opening the index threw.
     public func indexedLibrary(root: URL, indexURL: URL? = nil) async throws -> any PhotoLibrary & LibraryIndexing {
+        if Self.isBucket(root) { return try bucketLibrary(root, indexURL: indexURL ?? defaultIndexURL(forRoot: root)) }
         _ = try await readableFolder(root)
         return try IndexedLibrary(root: root, databaseURL: indexURL ?? defaultIndexURL(forRoot: root), reader: reader,
                                   imageManager: imageManager)
+    }
+
+    /// The library in the bucket `root`, opened from its index: for every command but `index`.
+    /// - Throws: ``BucketOpeningError/alwaysIndexed(place:)`` for the folder backend,
+    ///   ``BucketOpeningError/notIndexed(place:)`` when no scan of it has finished here.
+    private func indexedBucket(_ root: URL, backend: LibraryBackend, indexURL: URL?) async throws -> any PhotoLibrary {
+        let place = root.absoluteString
+        guard backend != .folder else { throw BucketOpeningError.alwaysIndexed(place: place) }
+        let index = indexURL ?? defaultIndexURL(forRoot: root)
+        guard IndexLocation.exists(at: index) else { throw BucketOpeningError.notIndexed(place: place) }
+        let library = try bucketLibrary(root, indexURL: index)
+        guard try await library.hasCompletedScan() else { throw BucketOpeningError.notIndexed(place: place) }
+        return library
+    }
+
+    /// The indexed library over the bucket `root`, its index at `indexURL` (made when missing),
+    /// its originals fetched into the folder beside it. Touches no network.
+    private func bucketLibrary(_ root: URL, indexURL: URL) throws -> IndexedLibrary {
+        guard let location = S3Location(string: root.absoluteString) else { throw BucketOpeningError.invalidAddress(root.absoluteString) }
+        let client = S3Client(configuration: try bucketConnection.configuration())
+        let store = BucketOriginalsStore(location: location, client: client,
+                                         cacheFolder: BucketOriginalsStore.cacheFolder(besideIndexAt: indexURL),
+                                         byteBudget: bucketConnection.originalsByteBudget ?? BucketOriginalsStore.defaultByteBudget,
+                                         rescanInterval: bucketConnection.rescanInterval ?? BucketOriginalsStore.defaultRescanInterval)
+        return try IndexedLibrary(root: store.rootURL, databaseURL: indexURL, originals: store, reader: reader, imageManager: imageManager)
     }
 
     /// The folder library of `root`, once `root` has been found to be a folder that can be read.

@@ -12,6 +12,12 @@ package enum FolderAccess {
         return isWritable(root) ? .authorized : .restricted
     }
 
+    /// What ``probe(_:)`` finds, with the reason of a denial.
+    package static func finding(_ root: URL) -> (status: AuthorizationStatus, reason: String?) {
+        let status = probe(root)
+        return (status, status == .denied ? "the folder does not exist or cannot be read" : nil)
+    }
+
     /// Whether this process may write into the folder `root`: its mode lets someone write it
     /// (so a folder made read-only with `chmod a-w` stays read-only for root too, whom `access`
     /// lets write anything) and `access` agrees (a read-only mount, the process's own rights).

@@ -1,7 +1,7 @@
 import AssetsKit
 
-/// A library whose authorization is the access its folder grants: it holds a
-/// ``FolderAuthorization`` and gets ``AssetsKit/PhotoLibrary/authorizationStatus()`` and
+/// A library whose authorization is the access its storage grants (its folder, or a bucket):
+/// it holds a ``FolderAuthorization`` and gets ``AssetsKit/PhotoLibrary/authorizationStatus()`` and
 /// ``AssetsKit/PhotoLibrary/requestAuthorization()`` from it, written once here for every
 /// backend over a folder.
 public protocol FolderAuthorizing: PhotoLibrary {
@@ -15,8 +15,9 @@ extension FolderAuthorizing {
         folderAuthorization.current
     }
 
-    /// Tries the folder's access (reading it, then whether it may be written) and keeps the answer.
+    /// Tries the storage's access (a folder: reading it, then whether it may be written) and
+    /// keeps the answer.
     public func requestAuthorization() async -> AuthorizationStatus {
-        folderAuthorization.request()
+        await folderAuthorization.request()
     }
 }

@@ -15,6 +15,9 @@ package struct FileEntry: Sendable, Hashable {
     package let modificationDate: Date
     /// The modification time in nanoseconds since 1970, exactly as `stat` gives it.
     package let modificationTime: Int64
+    /// A tag of this version of the file's bytes where it is kept, when the store has one (an
+    /// S3 object's entity tag); `nil` for a file on this machine.
+    package let contentTag: String?
 
     /// The file's URL, made when asked for (a walk of a large tree makes many entries).
     package var url: URL { URL(fileURLWithPath: rootPath + "/" + relativePath, isDirectory: false) }
@@ -32,14 +35,16 @@ package struct FileEntry: Sendable, Hashable {
                   modificationTime: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec))
     }
 
-    /// An entry as a cache recorded it.
-    package init(relativePath: String, directory: String, rootPath: String, mediaType: MediaType, byteSize: Int64, modificationTime: Int64) {
+    /// An entry as a cache recorded it, or as a store elsewhere listed it (with its `contentTag`).
+    package init(relativePath: String, directory: String, rootPath: String, mediaType: MediaType, byteSize: Int64, modificationTime: Int64,
+                 contentTag: String? = nil) {
         self.relativePath = relativePath
         self.directory = directory
         self.rootPath = rootPath
         self.mediaType = mediaType
         self.byteSize = byteSize
         self.modificationTime = modificationTime
+        self.contentTag = contentTag
         self.modificationDate = Date(timeIntervalSince1970: Double(modificationTime / 1_000_000_000)
                                      + Double(modificationTime % 1_000_000_000) / 1e9)
     }

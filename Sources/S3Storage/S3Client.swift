@@ -50,13 +50,17 @@ public final class S3Client: Sendable {
     /// The HTTP client S3 clients share unless given another: redirects are not followed (S3's
     /// redirects name another region, and a signature is for one host), answers are not
     /// decompressed (the bytes of an object are its bytes), connecting may take 10 s and a read
-    /// may wait 60 s.
-    public static let sharedHTTPClient: HTTPClient = HTTPClient(
-        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-        configuration: HTTPClient.Configuration(
+    /// may wait 60 s. A refused connection fails the request at once rather than being tried
+    /// again until the connect timeout: an endpoint that is down (a bucket browsed offline) is
+    /// told in moments, and a download tries again on its own (``Limits/downloadAttempts``).
+    public static let sharedHTTPClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: HTTPClient.Configuration.Timeout(connect: .seconds(10), read: .seconds(60)),
-            decompression: .disabled))
+            decompression: .disabled)
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
 
     /// Creates a client.
     ///

@@ -8,9 +8,11 @@ import MediaProbing
 
 /// The options every command takes to choose and open a library.
 struct LibraryOptions: ParsableArguments {
-    @Option(name: .long, help: "The library folder (default: the demo library).",
-            completion: .directory, transform: { URL(fileURLWithPath: $0) })
+    @Option(name: .long, help: "The library folder, or a bucket as s3://BUCKET/PREFIX (default: the demo library).",
+            completion: .directory, transform: LibraryPlace.url)
     var library: URL?
+
+    @OptionGroup(title: "Buckets") var bucket: BucketOptions
 
     @Option(name: .long, help: ArgumentHelp("Which backend opens the library: auto, indexed or folder.", discussion: """
         auto: the indexed library when the library has an index (commands that change or serve \
@@ -19,7 +21,7 @@ struct LibraryOptions: ParsableArguments {
         """))
     var backend: BackendChoice = .auto
 
-    @Option(name: .long, help: "The index file (default: $XDG_DATA_HOME/assets-picker/libraries/<name>-<key>/library.sqlite, one per library folder).",
+    @Option(name: .long, help: "The index file (default: $XDG_DATA_HOME/assets-picker/libraries/<name>-<key>/library.sqlite, one per library folder or bucket).",
             completion: .file(), transform: { URL(fileURLWithPath: $0) })
     var index: URL?
 
@@ -56,7 +58,8 @@ struct LibraryOptions: ParsableArguments {
     func opener() -> LibraryOpener {
         let renderer = ImageRenderer(configuration: PipelineConfiguration(maxPixels: maxPixels))
         return LibraryOpener(reader: MediaMetadataReader(renderer: renderer),
-                             imageManager: CachingImageManager(diskCache: Self.diskCache(), rendering: LibvipsImageRendering(renderer: renderer)))
+                             imageManager: CachingImageManager(diskCache: Self.diskCache(), rendering: LibvipsImageRendering(renderer: renderer)),
+                             bucketConnection: bucket.connection)
     }
 }
 

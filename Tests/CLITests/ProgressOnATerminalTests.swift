@@ -8,7 +8,8 @@ import TestSupport
 struct ProgressOnATerminalTests {
     /// Runs `assets-picker arguments` with stderr on a terminal and stdout into a file; returns
     /// what the terminal showed and what stdout held.
-    static func runOnATerminal(_ arguments: [String], scratch: URL) async throws -> (status: Int32, terminal: String, stdout: Data) {
+    static func runOnATerminal(_ arguments: [String], scratch: URL,
+                               environment: [String: String] = [:]) async throws -> (status: Int32, terminal: String, stdout: Data) {
         func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let stdoutFile = scratch.appendingPathComponent("stdout.json")
         let command = ([try CLI.executable.get().path] + arguments).map(quoted).joined(separator: " ") + " > " + quoted(stdoutFile.path)
@@ -19,7 +20,7 @@ struct ProgressOnATerminalTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-qec", command, "/dev/null"]
-        process.environment = CLI.environment(["TERM": "xterm"], scratch: scratch)
+        process.environment = CLI.environment(environment.merging(["TERM": "xterm"]) { $1 }, scratch: scratch)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = terminal
         process.standardError = FileHandle.nullDevice

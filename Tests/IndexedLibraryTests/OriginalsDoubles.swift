@@ -18,6 +18,7 @@ extension ScansLikeLocalStore {
     }
     func holdsFileNow(at path: String) -> Bool { base.holdsFileNow(at: path) }
     func removeLeftovers() { base.removeLeftovers() }
+    func probeAccess() async -> (status: AuthorizationStatus, reason: String?) { await base.probeAccess() }
 }
 
 /// The originals of a library folder, through a store that says it cannot write them (as

@@ -1,5 +1,6 @@
 import AssetsKit
 import Foundation
+import ImageMetadata
 
 /// The original behind an asset, as the image pipeline needs it: where it is, which version it
 /// is, and what it is.
@@ -74,6 +75,17 @@ public struct ImageSourceFile: Sendable, Hashable {
         guard let fetcher, !fetcher.isLocal(original) else { return }
         guard allowingNetwork else { throw LibraryError.networkAccessRequired(file: original.filename) }
         try await fetcher.fetch(original, progress: progress)
+    }
+
+    /// Whether the image `request` asks for is made from the preview rather than the original:
+    /// the original is kept elsewhere and not here, and the preview (``previewURL``) is there and
+    /// at least as large as the final image, so browsing at preview sizes never waits for the
+    /// network (with it allowed or not). Reads the preview's header when the original is not local.
+    public func rendersFromPreview(_ request: ImageRequest) -> Bool {
+        guard let previewURL, !request.isFullResolution, !isLocal,
+              let header = try? JPEGHeader.read(contentsOf: previewURL) else { return false }
+        let final = CachingImageManager.finalSize(of: self, for: request)
+        return header.width >= final.width && header.height >= final.height
     }
 
     /// Identifies this version of the file: asset, size and modification time to the nanosecond.

@@ -7,7 +7,9 @@ import ImageMetadata
 /// Each render opens the original confined to its library (`OriginalLocation.open()`)
 /// and reads only that open file: libvips through `/proc/self/fd/N`, ffmpeg through the same
 /// descriptor as a child process sees it. An original kept elsewhere is fetched first, when the
-/// request allows network access (``ImageSourceFile/fetchOriginal(allowingNetwork:progress:)``).
+/// request allows network access (``ImageSourceFile/fetchOriginal(allowingNetwork:progress:)``),
+/// unless the preview is large enough for the image asked for
+/// (``ImageSourceFile/rendersFromPreview(_:)``).
 public struct LibvipsImageRendering: ImageRendering {
     public let renderer: ImageRenderer
 
@@ -16,6 +18,13 @@ public struct LibvipsImageRendering: ImageRendering {
     }
 
     public func render(_ source: ImageSourceFile, request: ImageRequest) async throws -> ImageResult {
+        if source.rendersFromPreview(request), let preview = source.previewURL {
+            // The preview is upright already and read from this machine's own folder of previews.
+            return try await BlockingWork.run {
+                try renderer.render(preview, size: request.targetSize, mode: request.contentMode, format: request.format,
+                                    quality: request.quality, resizeMode: request.resizeMode)
+            }
+        }
         try await source.fetchOriginal(allowingNetwork: request.isNetworkAccessAllowed)
         let original = try source.original.open()
         defer { withExtendedLifetime(original) {} }
@@ -44,17 +53,20 @@ public struct LibvipsImageRendering: ImageRendering {
     }
 
     /// The quickest upright image of a photo that decodes nothing big: its preview (made ahead
-    /// of time), else its EXIF thumbnail, else a HEIF file's thumbnail item. The original is
+    /// of time; a video's too, when it has one), else its EXIF thumbnail, else a HEIF file's
+    /// thumbnail item. The original is
     /// opened (confined) only when there is no preview.
     public func quickImage(_ source: ImageSourceFile, request: ImageRequest) -> ImageResult? {
-        guard source.mediaType == .photo, !request.isFullResolution else { return nil }
+        guard !request.isFullResolution else { return nil }
         let name = source.original.filename
+        // A video has a preview (its poster frame) when its original is kept elsewhere.
         if let preview = source.previewURL, let bytes = try? Data(contentsOf: preview),
            var image = try? renderer.uprightThumbnail(jpeg: bytes, orientation: 1, name: name,
                                                       format: request.format, quality: request.quality) {
             image.source = .preview
             return image
         }
+        guard source.mediaType == .photo else { return nil }
         let isHEIF = Self.heifExtensions.contains((name as NSString).pathExtension.lowercased())
         guard source.hasEmbeddedThumbnail || isHEIF, let original = try? source.original.open() else { return nil }
         defer { withExtendedLifetime(original) {} }

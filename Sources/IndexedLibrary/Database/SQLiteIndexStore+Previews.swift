@@ -4,13 +4,21 @@ import GRDB
 
 /// Which photos have a preview of which version (schema v6's `preview`).
 extension SQLiteIndexStore {
-    /// The photos that get a preview: in the camera roll, without an embedded EXIF thumbnail.
-    private static let wantsPreview = """
-        asset.deletedAt IS NULL AND asset.isHidden = 0 AND asset.mediaType = \(MediaType.photo.databaseCode) \
-        AND NOT asset.hasEmbeddedThumbnail
-        """
+    /// The assets that get a preview under `coverage`: in the camera roll; photos without an
+    /// embedded EXIF thumbnail, or every asset.
+    private static func wantsPreview(_ coverage: PreviewCoverage) -> String {
+        switch coverage {
+        case .photosWithoutThumbnail:
+            """
+            asset.deletedAt IS NULL AND asset.isHidden = 0 AND asset.mediaType = \(MediaType.photo.databaseCode) \
+            AND NOT asset.hasEmbeddedThumbnail
+            """
+        case .everyAsset:
+            "asset.deletedAt IS NULL AND asset.isHidden = 0"
+        }
+    }
 
-    func photosLackingPreviews() async throws -> [PhotoLackingPreview] {
+    func photosLackingPreviews(coverage: PreviewCoverage) async throws -> [PhotoLackingPreview] {
         try await database.pool.read { db in
             // The camera roll's photos come newest first from the browse index
             // `asset_media_timeline`, with no sort; each is one lookup in `preview`.
@@ -18,7 +26,7 @@ extension SQLiteIndexStore {
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT asset.*, preview.assetId, preview.uuid, preview.byteSize, preview.modificationTime
                 FROM asset LEFT JOIN preview ON preview.assetId = asset.id
-                WHERE \(Self.wantsPreview)
+                WHERE \(Self.wantsPreview(coverage))
                   AND (preview.assetId IS NULL OR preview.uuid != asset.uuid OR preview.byteSize != asset.byteSize
                        OR preview.modificationTime != asset.modificationTime)
                 ORDER BY asset.creationDate DESC, asset.id DESC
@@ -47,12 +55,12 @@ extension SQLiteIndexStore {
         }
     }
 
-    func removeUnneededPreviews() async throws -> [PreviewRecord] {
+    func removeUnneededPreviews(coverage: PreviewCoverage) async throws -> [PreviewRecord] {
         try await database.pool.write { db in
             try Row.fetchAll(db, sql: """
                 DELETE FROM preview WHERE assetId IN (
                     SELECT preview.assetId FROM preview LEFT JOIN asset ON asset.id = preview.assetId
-                    WHERE asset.id IS NULL OR asset.uuid != preview.uuid OR NOT (\(Self.wantsPreview)))
+                    WHERE asset.id IS NULL OR asset.uuid != preview.uuid OR NOT (\(Self.wantsPreview(coverage))))
                 RETURNING assetId, uuid, byteSize, modificationTime
                 """).map {
                 PreviewRecord(assetID: $0[0], uuid: $0[1], byteSize: $0[2], modificationTime: $0[3])

@@ -26,6 +26,10 @@ package struct LocalOriginalsStore: OriginalsStore {
         isWritable = FolderAccess.isWritable(self.root)
     }
 
+    package func probeAccess() async -> (status: AuthorizationStatus, reason: String?) {
+        FolderAccess.finding(root)
+    }
+
     package func original(at path: String, byteSize: Int64, modificationTime: Int64) async throws -> OriginalLocation {
         OriginalLocation(root: root, relativePath: path, byteSize: byteSize, modificationTime: modificationTime)
     }

@@ -25,8 +25,19 @@ package protocol OriginalsStore: ScanSource {
     var isWritable: Bool { get }
 
     /// What brings an original kept elsewhere to the local place ``original(at:byteSize:modificationTime:)``
-    /// names; `nil` (the default) for a store whose originals are all on this machine.
+    /// names; `nil` (the default) for a store whose originals are all on this machine. A library
+    /// over a store with one makes a preview of every asset (browsing never waits for the
+    /// network) and answers `RemoteOriginals`.
     var fetcher: (any OriginalFetching)? { get }
+
+    /// How often the library, while watched, lists the store again to find changes made by
+    /// others; `nil` (the default) when changes are seen as they happen (inotify on a folder).
+    var rescanInterval: Duration? { get }
+
+    /// Really tries the access the library needs to its originals: a folder is read (then asked
+    /// whether it may be written), a bucket listed.
+    /// - Returns: The status, and when it is `denied` why, in one line.
+    func probeAccess() async -> (status: AuthorizationStatus, reason: String?)
 
     /// Where the local file with the bytes of the original stored at `path` is: a folder and
     /// a path in it, with the version the index knows. Nothing is checked here: a reader opens
@@ -57,4 +68,7 @@ package protocol OriginalsStore: ScanSource {
 extension OriginalsStore {
     /// None: the originals are all on this machine.
     package var fetcher: (any OriginalFetching)? { nil }
+
+    /// None: changes are seen as they happen.
+    package var rescanInterval: Duration? { nil }
 }

@@ -6,7 +6,9 @@ extension IndexedLibrary: LibraryPreviewing {
     /// Makes the previews the library lacks (see ``PreviewStore``), newest first, and removes
     /// those no photo needs now; returns when they are made. A photo with an embedded EXIF
     /// thumbnail needs none (that thumbnail is its first image); every other photo of the camera
-    /// roll gets one per version of its file. Which photo has a preview of which version is in
+    /// roll gets one per version of its file. Over a store that keeps originals elsewhere (a
+    /// bucket) every photo and video gets one, each original fetched once for it (network access
+    /// allowed), so that browsing never waits for the network. Which photo has a preview of which version is in
     /// the index, so a run over a library whose previews are all made is one query. A library
     /// without a preview store does nothing.
     ///
@@ -43,11 +45,12 @@ extension IndexedLibrary: LibraryPreviewing {
         // A preview folder removed by hand took every preview with it.
         if !previews.exists { try await index.forgetAllPreviews() }
         previews.removeLeftovers(now: now())
-        let unneeded = try await index.removeUnneededPreviews()
+        let unneeded = try await index.removeUnneededPreviews(coverage: previewCoverage)
         for preview in unneeded { previews.remove(preview.version) }
         summary.removed = unneeded.count
-        let photos = try await index.assetCount(in: SmartAlbum.all.collectionIdentifier, filter: .photo, recentlyAddedSince: now())
-        let lacking = try await index.photosLackingPreviews()
+        let photos = try await index.assetCount(in: SmartAlbum.all.collectionIdentifier,
+                                                filter: previewCoverage == .everyAsset ? .all : .photo, recentlyAddedSince: now())
+        let lacking = try await index.photosLackingPreviews(coverage: previewCoverage)
         var jobs: [PreviewMaker.Job] = []
         var found: [PreviewRecord] = []
         for photo in lacking {

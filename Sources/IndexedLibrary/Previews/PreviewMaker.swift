@@ -26,10 +26,10 @@ struct PreviewMaker: Sendable {
     var batchSize = 64
 
     /// What a preview is: fit in ``PreviewStore/longestSide``, fast (a JPEG's DC decode), a JPEG
-    /// of ``PreviewStore/quality``.
+    /// of ``PreviewStore/quality``; an original kept elsewhere is fetched for it.
     static let request = ImageRequest(targetSize: PixelSize(width: PreviewStore.longestSide, height: PreviewStore.longestSide),
                                       contentMode: .fit, resizeMode: .fast, format: .jpeg, quality: PreviewStore.quality,
-                                      keepsInMemory: false)
+                                      isNetworkAccessAllowed: true, keepsInMemory: false)
 
     /// Makes the previews of `jobs`, counting them into `summary`. Stops taking jobs when the task
     /// is cancelled or `isInterrupted` says so (those left are the next run's); the renders under

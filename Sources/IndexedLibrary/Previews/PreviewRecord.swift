@@ -31,7 +31,7 @@ package struct PreviewRecord: Sendable, Hashable {
 }
 
 /// A photo of the camera roll that gets a preview and has none of its file's current version
-/// (see ``IndexStore/photosLackingPreviews()``).
+/// (see ``IndexStore/photosLackingPreviews(coverage:)``).
 package struct PhotoLackingPreview: Sendable {
     /// The photo's row.
     package var record: AssetRecord
@@ -42,4 +42,14 @@ package struct PhotoLackingPreview: Sendable {
         self.record = record
         self.previous = previous
     }
+}
+
+/// Which assets of the camera roll get a preview.
+package enum PreviewCoverage: Sendable, Hashable {
+    /// Photos without an embedded EXIF thumbnail (that thumbnail is the others' first image):
+    /// for originals on this machine.
+    case photosWithoutThumbnail
+    /// Every photo and video: for originals kept elsewhere, whose thumbnails and poster frames
+    /// must not wait for the network (an EXIF thumbnail is read from the original).
+    case everyAsset
 }

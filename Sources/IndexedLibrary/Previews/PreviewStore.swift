@@ -74,7 +74,7 @@ public struct PreviewStore: Sendable {
     }
 
     /// Removes what writes that never finished left in `.partial/` (a process killed between a
-    /// write and its rename), untouched for ``leftoverAge`` before `now`; returns how many. One
+    /// write and its rename), untouched for `leftoverAge` (an hour) before `now`; returns how many. One
     /// folder is read, however many previews there are.
     @discardableResult
     public func removeLeftovers(now: Date = Date()) -> Int {

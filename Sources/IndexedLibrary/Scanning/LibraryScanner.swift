@@ -70,7 +70,7 @@ struct LibraryScanner: Sendable {
                 for work in try await plan(listing, &run) {
                     if inFlight >= width, let outcome = try await group.next() { try await take(outcome) }
                     let mayBeMove = run.mayHoldMoves
-                    group.addTask { [self] in await look(at: work, mayBeMove: mayBeMove, claims: claims) }
+                    group.addTask { [self] in try await look(at: work, mayBeMove: mayBeMove, claims: claims) }
                     inFlight += 1
                 }
                 report?(run.progress)
@@ -138,13 +138,18 @@ struct LibraryScanner: Sendable {
         return work
     }
 
-    /// Fingerprints a file, recognises a move (when `mayBeMove`), else reads its metadata. Never
-    /// throws: a file that cannot be read is a failed outcome.
-    private func look(at work: ScanWork, mayBeMove: Bool, claims: MoveClaims) async -> ScanOutcome {
+    /// Fingerprints a file, recognises a move (when `mayBeMove`), else reads its metadata. A file
+    /// that cannot be read is a failed outcome; only a ``ScanInterruption`` (the store, not the
+    /// file) or the task's cancellation is thrown, and stops the scan.
+    private func look(at work: ScanWork, mayBeMove: Bool, claims: MoveClaims) async throws -> ScanOutcome {
         let file = work.file
         let fingerprint: String
         do {
             fingerprint = try await source.fingerprint(of: file)
+        } catch let interruption as any ScanInterruption {
+            throw interruption
+        } catch is CancellationError {
+            throw CancellationError()
         } catch {
             return .failed(file, assetID: work.assetID, reason: "\(error)", didRead: false)
         }
@@ -154,6 +159,10 @@ struct LibraryScanner: Sendable {
         do {
             let metadata = try await source.metadata(of: file, reader: reader)
             return .read(file, assetID: work.assetID, metadata, fingerprint: fingerprint)
+        } catch let interruption as any ScanInterruption {
+            throw interruption
+        } catch is CancellationError {
+            throw CancellationError()
         } catch {
             return .failed(file, assetID: work.assetID, reason: "\(error)", didRead: true)
         }

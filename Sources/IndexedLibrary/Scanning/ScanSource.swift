@@ -17,6 +17,8 @@ package protocol ScanSource: Sendable {
     /// `FileFingerprint`), so that a file that moved keeps its asset.
     func fingerprint(of file: FileEntry) async throws -> String
     /// What `file` says about itself, read with `reader`.
+    /// - Throws: What the file's reading threw (recorded as its failure), or a
+    ///   ``ScanInterruption`` that stops the scan.
     func metadata(of file: FileEntry, reader: any MediaMetadataReading) async throws -> MediaMetadata
     /// Whether a media file is at `path` now, looking as long as it takes (a move is claimed
     /// only from a path that holds none).
@@ -35,6 +37,12 @@ extension ScanSource {
         holdsFileNow(at: path)
     }
 }
+
+/// An error of a ``ScanSource`` that is not a file's own: the store cannot be reached, or it
+/// refused the credentials. It stops the scan, as an error of the walk does (what was written
+/// stays; nothing is removed, nothing recorded against the file), where any other error of a
+/// file's fingerprint or metadata is recorded as that file's failure and the scan goes on.
+package protocol ScanInterruption: Error {}
 
 /// One walk over a ``ScanSource``'s folders: the next folder's listing, or `nil` at the end.
 package protocol ListingWalk {

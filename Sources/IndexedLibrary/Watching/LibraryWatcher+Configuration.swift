@@ -11,8 +11,11 @@ extension LibraryWatcher {
         /// How often the tree is rescanned when it cannot be watched.
         public var pollingInterval: Duration
         /// Whether to watch with inotify; `false` rescans every ``pollingInterval`` instead
-        /// (for network file systems, whose remote changes inotify does not see).
+        /// (for network file systems, whose remote changes inotify does not see, and buckets).
         public var usesInotify: Bool
+        /// Why the tree is rescanned every ``pollingInterval`` when ``usesInotify`` is `false`,
+        /// as ``LibraryWatcherEvent/polling(every:reason:)`` reports it.
+        public var pollingReason = "watching is turned off"
 
         /// A configuration: 300 ms of quiet, 2 s at most, 10 s for open files, polling every 30 s
         /// when the tree cannot be watched.

@@ -79,7 +79,7 @@ final class WatchLoop {
 
     private func start() {
         guard configuration.usesInotify else {
-            return fallBack(because: "watching is turned off", rescanAtOnce: false)
+            return fallBack(because: configuration.pollingReason, rescanAtOnce: false)
         }
         let inotify: InotifyDescriptor
         do {

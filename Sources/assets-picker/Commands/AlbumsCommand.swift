@@ -33,10 +33,10 @@ struct AlbumsCommand: AsyncParsableCommand {
                 posterAssetId: album.keyAsset?.id.description)
         }
         if options.json {
-            try JSONOutput.print(Output(library: library.rootURL.path, backend: library.backendName, albums: rows))
+            try JSONOutput.print(Output(library: library.placeDescription, backend: library.backendName, albums: rows))
             return
         }
-        say("The albums of \(library.rootURL.path) (\(library.backendName) library): title, photos and videos, kind, id.")
+        say("The albums of \(library.placeDescription) (\(library.backendName) library): title, photos and videos, kind, id.")
         for row in rows {
             say("\(row.title.padding(toLength: 28, withPad: " ", startingAt: 0)) \(String(row.count).leftPadded(6))  \(Self.words(row.kind).padding(toLength: 11, withPad: " ", startingAt: 0))  \(row.id)")
         }

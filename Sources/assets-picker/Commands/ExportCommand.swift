@@ -42,6 +42,25 @@ struct ExportCommand: AsyncParsableCommand {
         guard jobs >= 0 else { throw ValidationError("--jobs must be 0 (one per core) or more") }
     }
 
+    /// The bytes of the originals of `assets` not on this machine (0 for a library that keeps
+    /// every original here), asked a page at a time.
+    static func bytesToFetch(of assets: FetchResult, in library: any PhotoLibrary) async throws -> Int64 {
+        guard let remote = library.remoteOriginals else { return 0 }
+        var bytes: Int64 = 0
+        var page: [Asset] = []
+        func count() async throws {
+            let local = try await remote.localOriginals(of: page)
+            bytes += page.reduce(0) { local.contains($1.id) ? $0 : $0 + $1.byteSize }
+            page.removeAll(keepingCapacity: true)
+        }
+        for try await asset in assets {
+            page.append(asset)
+            if page.count == 500 { try await count() }
+        }
+        try await count()
+        return bytes
+    }
+
     func run() async throws {
         // The exporter renders one asset per core; one libvips thread per render keeps every
         // core busy with less memory and contention than several threads each. libvips starts
@@ -61,9 +80,18 @@ struct ExportCommand: AsyncParsableCommand {
         try await vipsStarted
         let bar = TerminalProgress(label: "Exporting")
         bar.update(done: 0, failed: 0, total: selection.count)
+        // Originals kept elsewhere (a bucket) are fetched one at a time as their turn comes: the
+        // bar shows the one under way and the bytes fetched of all those to fetch.
+        let toFetch = bar.isEnabled ? try await Self.bytesToFetch(of: selection, in: library) : 0
         let exporter = AssetExporter(library: library, renderer: ImageRenderer(configuration: PipelineConfiguration(maxPixels: options.maxPixels)))
         let report = try await exporter.export(selection, to: out, options: exportOptions) { progress in
-            bar.update(done: progress.completed + progress.failed, failed: progress.failed, total: progress.total)
+            var detail: String?
+            if let fetching = progress.fetching, fetching.progress.received < fetching.progress.total {
+                detail = TerminalProgress.transfer(PrintableText.escaping(fetching.filename), received: fetching.progress.received,
+                                                   total: fetching.progress.total)
+                    + " · \(ReadableNumber.byteCount(progress.fetchedBytes)) of \(ReadableNumber.byteCount(max(toFetch, progress.fetchedBytes))) fetched"
+            }
+            bar.update(done: progress.completed + progress.failed, failed: progress.failed, total: progress.total, detail: detail)
         }
         bar.finish()
         if options.json {

@@ -6,23 +6,30 @@ import LibraryOpening
 import MediaProbing
 
 /// `index PATH` (or `index --library PATH`, as every command takes it): creates or brings up to
-/// date the index of a library folder.
+/// date the index of a library folder, or of a bucket (`index s3://BUCKET/PREFIX`).
 struct IndexCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "index",
-        abstract: "Index a library folder: adopt new files, re-read changed ones, follow moved ones, drop removed ones.",
+        abstract: "Index a library folder or bucket: adopt new files, re-read changed ones, follow moved ones, drop removed ones.",
         discussion: """
             Originals are only read. Files that cannot be read are listed with the reason; they do not stop the scan. \
             The library can be browsed as soon as it returns. Each photo without an embedded EXIF thumbnail then gets a small \
             preview, kept beside the index (<index name>-previews/), newest first: a grid cell's first image. 'serve' makes them \
-            in the background; --previews makes them before returning.
+            in the background; --previews makes them before returning. \
+            A bucket (s3://BUCKET/PREFIX; endpoint and keys from AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, \
+            AWS_SESSION_TOKEN, AWS_REGION or the options) is listed and each object's metadata read from ranged reads of its head; \
+            every photo and video of it gets a preview, so that it can be browsed with the bucket unreachable. Other commands \
+            take --library s3://BUCKET/PREFIX once it is indexed.
             """)
 
-    @Argument(help: "The library folder (or give it with --library).", completion: .directory, transform: { URL(fileURLWithPath: $0) })
+    @Argument(help: "The library folder or s3://BUCKET/PREFIX (or give it with --library).", completion: .directory,
+              transform: LibraryPlace.url)
     var folder: URL?
 
-    @Option(name: .long, help: "The library folder, as every command takes it.", completion: .directory, transform: { URL(fileURLWithPath: $0) })
+    @Option(name: .long, help: "The library folder or bucket, as every command takes it.", completion: .directory, transform: LibraryPlace.url)
     var library: URL?
+
+    @OptionGroup(title: "Buckets") var bucket: BucketOptions
 
     @Option(name: .long, help: "The index file (default: $XDG_DATA_HOME/assets-picker/libraries/<name>-<key>/library.sqlite, one per library folder).",
             completion: .file(), transform: { URL(fileURLWithPath: $0) })
@@ -58,9 +65,9 @@ struct IndexCommand: AsyncParsableCommand {
 
     func validate() throws {
         switch (folder, library) {
-        case (nil, nil): throw ValidationError("Give the library folder: assets-picker index PATH, or --library PATH.")
+        case (nil, nil): throw ValidationError("Give the library folder: assets-picker index PATH (or s3://BUCKET/PREFIX), or --library PATH.")
         case let (folder?, library?) where folder.standardizedFileURL != library.standardizedFileURL:
-            throw ValidationError("Give the library folder once: \(folder.path) and --library \(library.path) differ.")
+            throw ValidationError("Give the library folder once: \(Self.place(folder)) and --library \(Self.place(library)) differ.")
         default: break
         }
     }
@@ -68,9 +75,14 @@ struct IndexCommand: AsyncParsableCommand {
     /// The library folder, given either way.
     private var path: URL { (folder ?? library)! }
 
+    /// A folder's path or a bucket's address, as given.
+    private static func place(_ url: URL) -> String {
+        url.isFileURL ? url.path : url.absoluteString
+    }
+
     func run() async throws {
         let renderer = ImageRenderer(configuration: PipelineConfiguration(maxPixels: maxPixels))
-        let opener = LibraryOpener(reader: MediaMetadataReader(renderer: renderer))
+        let opener = LibraryOpener(reader: MediaMetadataReader(renderer: renderer), bucketConnection: bucket.connection)
         let indexURL = index ?? opener.defaultIndexURL(forRoot: path)
         let library = try await opener.indexedLibrary(root: path, indexURL: indexURL)
         let bar = TerminalProgress(label: "Indexing")
@@ -87,10 +99,10 @@ struct IndexCommand: AsyncParsableCommand {
             previewBar.finish()
         }
         if json {
-            try JSONOutput.print(Output(library: library.rootURL.path, index: indexURL.path, summary: summary, previews: previewSummary))
+            try JSONOutput.print(Output(library: library.placeDescription, index: indexURL.path, summary: summary, previews: previewSummary))
             return
         }
-        say(IndexReport.scanSentence(path: library.rootURL.path, summary))
+        say(IndexReport.scanSentence(path: library.placeDescription, summary))
         if let previews = IndexReport.previewSentence(previewSummary, scan: summary) { say(previews) }
         for failure in summary.failed + (previewSummary?.failed ?? []) {
             FileHandle.standardError.write(Data(PrintableText.escaping("failed \(failure.path): \(failure.reason)").utf8 + [0x0A]))

@@ -135,7 +135,7 @@ struct ServeCommand: AsyncParsableCommand {
         let trialPath = trial.map { "/picker/\($0.id)/\($0.pickerToken)/" }
         let signInURL = base + PickerServer.signInPath(link: server.signIn.makeLink(), next: trialPath)
         let announcement = Announcement(url: base + "/", port: port, clientKey: keyWasGiven ? nil : server.configuration.clientKey,
-                                        library: library.rootURL.path, backend: library.backendName,
+                                        library: library.placeDescription, backend: library.backendName,
                                         signInUrl: signInURL, pickerUri: trialPath.map { base + $0 })
         if options.json {
             Self.printJSONLine(announcement)
@@ -148,7 +148,7 @@ struct ServeCommand: AsyncParsableCommand {
                 ? "This is the demo library. For your own photos: make run LIBRARY=~/Pictures, or assets-picker serve --library ~/Pictures.\n"
                 : ""
             let text = """
-                AssetsPicker is serving \(PrintableText.escaping(library.rootURL.path)) (\(library.backendName) library\(isWatched ? ", watched for changes" : "")) at \(base)/
+                AssetsPicker is serving \(PrintableText.escaping(library.placeDescription)) (\(library.backendName) library\(isWatched ? ", watched for changes" : "")) at \(base)/
 
                 To pick, open this link in a browser (it signs you in; it works once, within \(minutes) minutes):
 

@@ -27,7 +27,7 @@ extension LibraryOptions {
     func perform(_ requests: [ChangeRequest]) async throws -> ChangeResult {
         let library = try await open(mayCreateIndex: true)
         guard let changing = library.changing else {
-            throw LibraryError.readOnly(path: library.rootURL.path, reason: "this backend cannot change the library (a folder library never can, an indexed one only on a writable folder); use --backend indexed on a writable folder")
+            throw LibraryError.readOnly(path: library.placeDescription, reason: "this backend cannot change the library (a folder library never can, an indexed one only on a writable folder); use --backend indexed on a writable folder")
         }
         return try await changing.performChanges(requests)
     }
