@@ -249,6 +249,7 @@ struct FolderBucketStore: OriginalsStore {
     }
     func holdsFileNow(at path: String) -> Bool { base.holdsFileNow(at: path) }
     func removeLeftovers() { base.removeLeftovers() }
+    func probeAccess() async -> (status: AuthorizationStatus, reason: String?) { await base.probeAccess() }
 }
 
 extension TestServer {

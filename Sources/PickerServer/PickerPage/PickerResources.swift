@@ -37,9 +37,17 @@ struct PickerSessionResource: Encodable {
         expireTime = session.expireTime
         selection = SelectionResource(session.selection)
         let changing = library.changing
-        self.library = Library(name: library.rootURL.lastPathComponent, backend: library.backendName,
+        self.library = Library(name: Self.name(of: library.rootURL), backend: library.backendName,
                                canImport: changing?.acceptsImports == true, canCreateAlbum: changing != nil)
         droppedPreselected = session.droppedPreselected
+    }
+
+    /// The library's name in the page's header: its folder's name, or a bucket's prefix (its
+    /// last part), or the bucket itself when it has none (`s3://photos/` is "photos").
+    static func name(of root: URL) -> String {
+        let last = root.lastPathComponent
+        guard !root.isFileURL, last.isEmpty || last == "/" else { return last }
+        return root.host ?? root.absoluteString
     }
 }
 
