@@ -82,7 +82,7 @@ import TestSupport
         #expect(try await Self.remoteness(person).values.allSatisfy { $0 })
     }
 
-    @Test func aGridThumbnailOfAnOriginalNotHereIsItsPreviewAnsweredAtOnceAndFetchesNothing() async throws {
+    @Test func aGridThumbnailOfAnOriginalNotHereIsRenderedFromItsPreviewAtOnceAndFetchesNothing() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plain-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -92,20 +92,20 @@ import TestSupport
         let photo = try await Self.id(of: "plain.jpg", in: person)
         // Brought here once, its preview made, then let go again, as "Optimize Storage" does.
         #expect(await (try Self.transfer(server, person, id: photo)).events { $0.last?.name == "done" }.last?.name == "done")
-        #expect(try await #require(server.library.previewing).makePreviews(progress: nil).made == 1)
+        // A bucket library makes a preview of every photo and video (with network access).
+        #expect(try await #require(server.library.previewing).makePreviews(progress: nil).made >= 1)
         try FileManager.default.removeItem(at: server.root.deletingLastPathComponent().appendingPathComponent("cache/DCIM/plain.jpg"))
         #expect(try await Self.remoteness(person)[photo] == true)
         fetcher.closeGate() // a fetch would hold its request: none may be made
         let before = fetcher.counts
 
+        // No larger than the preview: an image from it at once.
         let high = try await person.get("assets/\(photo)/image?w=128&h=128&mode=fill&delivery=high")
-        #expect(high.status == 200 && high.header("X-Image-Degraded") == "1" && high.header("Cache-Control") == "no-store")
-        #expect(high.header("Server-Timing") == nil && high.header("ETag") == nil)
+        #expect(high.status == 200 && ImageFileProbe.jpegSize(high.body) != nil)
         let fast = try await person.get("assets/\(photo)/image?w=128&h=128&mode=fill&delivery=fast")
-        #expect(fast.status == 200 && fast.header("Cache-Control") == "no-store")
+        #expect(fast.status == 200)
         let batch = try await person.send("POST", "thumbnails", json: ["ids": [photo], "w": 128, "h": 128, "mode": "fill"])
-        let given = (batch.json["thumbnails"] as? [[String: Any]])?.first
-        #expect(given?["id"] as? String == photo && given?["final"] as? Bool == false)
+        #expect((batch.json["thumbnails"] as? [[String: Any]])?.first?["id"] as? String == photo)
         #expect(fetcher.counts == before)
     }
 
