@@ -100,12 +100,17 @@ import TestSupport
         let before = fetcher.counts
 
         // No larger than the preview: an image from it at once.
+        // It is the final image of that size (the preview is the original's own pixels, made
+        // from it): tagged and cacheable like any other, and remembered for the next asker.
         let high = try await person.get("assets/\(photo)/image?w=128&h=128&mode=fill&delivery=high")
-        #expect(high.status == 200 && ImageFileProbe.jpegSize(high.body) != nil)
+        #expect(high.status == 200 && ImageFileProbe.jpegSize(high.body).map { [$0.width, $0.height] } == [128, 128])
+        #expect(high.header("X-Image-Degraded") == "0" && high.header("ETag") != nil)
+        #expect(high.header("Cache-Control")?.contains("no-store") == false)
         let fast = try await person.get("assets/\(photo)/image?w=128&h=128&mode=fill&delivery=fast")
-        #expect(fast.status == 200)
+        #expect(fast.status == 200 && fast.header("ETag") == high.header("ETag") && fast.body == high.body)
         let batch = try await person.send("POST", "thumbnails", json: ["ids": [photo], "w": 128, "h": 128, "mode": "fill"])
-        #expect((batch.json["thumbnails"] as? [[String: Any]])?.first?["id"] as? String == photo)
+        let given = (batch.json["thumbnails"] as? [[String: Any]])?.first
+        #expect(given?["id"] as? String == photo && given?["final"] as? Bool == true)
         #expect(fetcher.counts == before)
     }
 

@@ -46,8 +46,9 @@ struct MediaResponder: Sendable {
     /// (429 beyond it) and is given up as soon as the client closes its connection.
     ///
     /// A request without network access whose original is kept elsewhere and not here waits for
-    /// nothing: it gets the quickest image at hand (a preview, a smaller rendition), degraded and
-    /// not kept, or, with none, 409 `networkAccessRequired`.
+    /// nothing: an image no larger than the asset's preview is made from it, final and kept like
+    /// any other; a larger one gets the quickest image at hand (the preview, a smaller rendition),
+    /// degraded and not kept, or, with none, 409 `networkAccessRequired`.
     func image(of asset: Asset, request: ImageRequest, ifNoneMatch: String?, session: String) async throws -> Response {
         if let answer = answerWithoutRendering(of: asset, request: request, ifNoneMatch: ifNoneMatch) {
             return answer.response
