@@ -17,9 +17,19 @@ struct BucketOptions: ParsableArguments {
     @Option(name: .long, help: "The S3 region of a library given as s3://… (default: $AWS_REGION, else us-east-1).")
     var region: String?
 
+    @Option(name: .long, help: ArgumentHelp("The most the originals fetched from a bucket may take on this machine, in MB (default: 2048).",
+                                            discussion: "Beyond it the least recently used are removed, never the one just fetched (one larger than the budget is kept until the next)."),
+            transform: { text in
+                guard let megabytes = Int64(text), (1...Int64.max / 1_048_576).contains(megabytes) else {
+                    throw ValidationError("--originals-cache-mb must be a whole number of megabytes, at least 1")
+                }
+                return megabytes
+            })
+    var originalsCacheMb: Int64?
+
     /// The connection these options and the environment give.
     var connection: BucketConnection {
-        BucketConnection(endpoint: endpointURL, region: region)
+        BucketConnection(endpoint: endpointURL, region: region, originalsByteBudget: originalsCacheMb.map { $0 * 1_048_576 })
     }
 }
 

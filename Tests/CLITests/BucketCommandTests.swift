@@ -79,6 +79,43 @@ struct BucketCommandTests {
         #expect(exported.stderrText.isEmpty, "no bar into a file: \(exported.stderrText)")
     }
 
+    @Test("--originals-cache-mb holds the originals kept on this machine to its budget: the least recently used go, every export is whole")
+    func originalsCacheBudget() async throws {
+        let bucket = try await Bucket("budget")
+        let scratch = try makeScratchFolder()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        // Four photos of 600 KB each (a camera JPEG with data after its end, as some cameras write).
+        let photo = try Data(contentsOf: Corpus.file("A_camera_exif/goexif__sample1.jpg"))
+        var large: [String: Data] = [:]
+        for number in 1...4 {
+            large["big-\(number).jpg"] = photo + Data(repeating: UInt8(number), count: 600_000 - photo.count)
+        }
+        let client = bucket.server.client()
+        for (name, data) in large {
+            try await client.put(bucket: bucket.name, key: "photos/big/" + name, data: data, contentType: nil)
+        }
+        let indexed = try await bucket.run(["index", bucket.address, "--json"])
+        try #require(indexed.status == 0, "\(indexed)")
+        let cache = URL(fileURLWithPath: try indexed.json().string("index")).deletingPathExtension().path + "-originals"
+
+        let out = scratch.appendingPathComponent("out")
+        let exported = try await bucket.run(["export", "--library", bucket.address, "--album", "smart:all", "--original", "--json",
+                                             "--out", out.path, "--originals-cache-mb", "1"])
+        try #require(exported.status == 0, "\(exported)")
+        for (name, data) in large {
+            #expect(try Data(contentsOf: out.appendingPathComponent(name)) == data, "\(name)")
+        }
+        let kept = FileManager.default.enumerator(atPath: cache)?.compactMap { $0 as? String }.compactMap { path -> Int? in
+            let values = try? URL(fileURLWithPath: cache).appendingPathComponent(path).resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey])
+            return values?.isRegularFile == true ? values?.fileSize : nil
+        } ?? []
+        #expect(!kept.isEmpty && kept.reduce(0, +) <= 1_048_576, "\(kept)")
+
+        let refused = try await bucket.run(["albums", "--library", bucket.address, "--originals-cache-mb", "0"])
+        #expect(refused.status != 0 && refused.stderrText.contains("--originals-cache-mb must be a whole number of megabytes, at least 1"),
+                "\(refused)")
+    }
+
     @Test("export on a terminal shows each original being fetched and the bytes fetched of all; the bar ends full")
     func exportProgressOnATerminal() async throws {
         let bucket = try await Bucket("progress")
