@@ -12,8 +12,9 @@ them and downloads one at =d.
 originals elsewhere; `gate` holds and releases the bucket's answers and counts the transfers the
 server gave up (`hold()`, `release()`, `stopped()`). `run_cloud_bucket(binary, ...)` starts one:
 moto's S3 server, a bucket with the photos, a relay that holds the bucket's answers after their
-first bytes while the gate is closed, and `assets-picker serve --library s3://BUCKET/` through it.
-Not run until it is adapted to the bucket store (see READY_FOR_THE_BUCKET_STORE).
+first bytes while the gate is closed, `assets-picker index s3://BUCKET/ --previews` through it (its
+originals then removed from this machine, so every one is in the cloud), and `assets-picker serve
+--library s3://BUCKET/` through it.
 """
 
 import json
@@ -271,6 +272,7 @@ class BucketServer:
                            ASSETS_PICKER_CLIENT_KEY=secrets.token_hex(24),
                            XDG_CACHE_HOME=str(self.workdir / "cache"), XDG_DATA_HOME=str(self.workdir / "data"))
         self.key = environment["ASSETS_PICKER_CLIENT_KEY"]
+        self.index(binary, environment)
         serve = subprocess.Popen([binary, "serve", "--library", f"s3://{self.BUCKET}/", "--port", "0", "--json", "--no-watch"],
                                  stdout=subprocess.PIPE, stderr=self.log, env=environment, start_new_session=True)
         self.processes.append(serve)
@@ -296,6 +298,23 @@ class BucketServer:
         for photo in sorted(folder.glob("*.jpg")):
             # Padded after the end marker (decoders ignore it), so that a transfer has a middle to hold.
             s3.put_object(Bucket=self.BUCKET, Key=f"Camera/{photo.name}", Body=photo.read_bytes() + b"\0" * (512 << 10))
+
+    def index(self, binary, environment):
+        """Indexes the bucket with its previews (which fetches every original once), then empties
+        the originals kept on this machine, as a person freeing space does: every original is in
+        the cloud again, and browsing has every preview."""
+        indexed = subprocess.run([binary, "index", f"s3://{self.BUCKET}/", "--previews", "--json"], stdout=subprocess.PIPE,
+                                 stderr=self.log, env=environment, timeout=GRID_WAIT_SECONDS * 4)
+        if indexed.returncode != 0:
+            self.log.flush()
+            raise StepFailed(f"index of the bucket failed: {(self.workdir / 'server.log').read_text()[-2000:]}")
+        summary = json.loads(indexed.stdout)
+        if summary.get("added") != 12:
+            raise StepFailed(f"index of the bucket added {summary.get('added')} of 12 photos: {summary}")
+        kept = list((self.workdir / "data").glob("assets-picker/libraries/*/library-originals"))
+        if len(kept) != 1:
+            raise StepFailed(f"the originals fetched for the previews should be in one folder beside the index: {kept}")
+        shutil.rmtree(kept[0])
 
     def announcement(self, process):
         deadline = time.monotonic() + GRID_WAIT_SECONDS
@@ -324,20 +343,8 @@ class BucketServer:
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
-# Written against the picker's side before the bucket store landed, the scenario serves a bucket
-# it never indexed and counts on originals staying remote; the bucket store indexes first and its
-# background previews fetch every original into the local cache (2 GiB by default). Until the
-# scenario indexes the bucket and the cache budget can be made small enough to keep originals
-# remote, it is not run (issue 28, "Where 28 stands" in the session note).
-READY_FOR_THE_BUCKET_STORE = False
-
-
 def run_cloud_bucket(binary, artifacts, scenario, measured):
     scenario.begin("cloud: a library whose originals are in a bucket (moto)")
-    if not READY_FOR_THE_BUCKET_STORE:
-        print("e2e:   not run yet: the scenario predates the bucket store (it must index first and keep originals remote)",
-              flush=True)
-        return
     server = BucketServer(binary)
     driver = make_driver()
     page = Page(driver)
