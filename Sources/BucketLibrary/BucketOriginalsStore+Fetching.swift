@@ -28,10 +28,19 @@ extension BucketOriginalsStore {
         }
     }
 
+    /// The partial file the transfer of `location` under way writes, open for reading; `nil`
+    /// when none is under way. Installed, it is the cached original itself (renamed, not copied).
+    package func arrivingFile(_ location: OriginalLocation) -> ArrivingFile? {
+        guard let partial = arriving.withLock({ $0[location.relativePath] }) else { return nil }
+        return ArrivingFile(path: partial.path)
+    }
+
     /// One transfer of the original into the cache.
     private func transfer(_ location: OriginalLocation, report: @escaping @Sendable (TransferProgress) -> Void) async throws {
         let partial = try cache.newPartialFile()
+        arriving.withLock { $0[location.relativePath] = partial }
         defer {
+            arriving.withLock { if $0[location.relativePath] == partial { $0[location.relativePath] = nil } }
             unlink(partial.path)
             cache.finished(partial)
         }

@@ -24,6 +24,8 @@ package final class BucketOriginalsStore: OriginalsStore, OriginalFetching {
     /// The originals fetched so far.
     let cache: OriginalsCache
     let downloads = SharedDownloads()
+    /// The partial file each transfer under way writes, by the original's path.
+    let arriving = Mutex<[String: URL]>([:])
     let headReader: ObjectHeadReader
     package let rescanInterval: Duration?
     private let statistics = Mutex(ReadStatistics())

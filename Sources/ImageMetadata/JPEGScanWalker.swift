@@ -132,6 +132,28 @@ public struct JPEGScanWalker: Sendable {
         return keptRanges
     }
 
+    /// The offset before which every byte's fate is known: the walk's position, or the start of
+    /// a marker whose segment may yet be dropped.
+    public var settledOffset: Int64 {
+        switch state {
+        case let .marker(start, _), let .length(_, start, _): start
+        default: position
+        }
+    }
+
+    /// The ranges to send that the walk has settled since the last call (all of them, before
+    /// ``settledOffset``), in order, so that a copy streams while the file is still arriving.
+    /// Each byte is given once; use this or ``rangesToSend()``, not both.
+    public mutating func takeSettledRanges() -> [Range<Int64>] {
+        var taken = keptRanges
+        keptRanges = []
+        if !isFinished, keptStart < settledOffset {
+            taken.append(keptStart..<settledOffset)
+            keptStart = settledOffset
+        }
+        return taken
+    }
+
     private mutating func keep(upTo end: Int64) {
         if keptStart < end { keptRanges.append(keptStart..<end) }
     }

@@ -1,4 +1,5 @@
 import AssetsKit
+import MediaProbing
 
 /// What an indexed library can do beyond reading: changes (when its folder can be written),
 /// its change history, scans and drafts (kept in the index, so also over read-only media),
@@ -68,5 +69,21 @@ extension LibraryWatcherEvent {
         case .rescanFailed: LibraryWatchEvent(.failure, "\(self)")
         case .stopped: LibraryWatchEvent(.routine, "\(self)")
         }
+    }
+}
+
+extension IndexedLibrary {
+    /// The original of `asset` passed on as its store's fetcher brings it
+    /// (``ArrivingOriginalReader``); `nil` when it is in its local place, or the store keeps
+    /// every original here.
+    public func arrivingOriginal(of asset: Asset) async throws -> ArrivingOriginal? {
+        let record = try await record(of: asset)
+        let location = try await originalLocation(of: record)
+        guard let fetcher = originals.fetcher, !fetcher.isLocal(location) else { return nil }
+        let reader = ArrivingOriginalReader(location: location, fetcher: fetcher)
+        try await reader.awaitStart()
+        return ArrivingOriginal(filename: record.filename, byteSize: record.byteSize,
+                                contentType: MediaFileType.mimeType(ofFileNamed: record.filename),
+                                nextChunk: { try await reader.next() })
     }
 }

@@ -51,6 +51,8 @@ final class FolderBucketFetcher: OriginalFetching {
         var unreachable = false
         var atGate: [Int: CheckedContinuation<Void, any Error>] = [:]
         var progressTold: [TransferProgress] = []
+        /// The part file each copy under way writes.
+        var parts: [String: URL] = [:]
     }
 
     /// The folder the originals are kept in ("the bucket").
@@ -88,6 +90,10 @@ final class FolderBucketFetcher: OriginalFetching {
 
     func isLocal(_ location: OriginalLocation) -> Bool {
         (try? location.open()) != nil
+    }
+
+    func arrivingFile(_ location: OriginalLocation) -> ArrivingFile? {
+        state.withLock { $0.parts[location.relativePath] }.flatMap { ArrivingFile(path: $0.path) }
     }
 
     func fetch(_ location: OriginalLocation, progress: (@Sendable (TransferProgress) -> Void)?) async throws {
@@ -144,13 +150,23 @@ final class FolderBucketFetcher: OriginalFetching {
                 throw LibraryError.unreadableFile(path: location.relativePath, reason: "the bucket cannot be reached (connection refused)")
             }
             let bytes = try Data(contentsOf: bucket.appendingPathComponent(location.relativePath))
-            tell(location, number: number, TransferProgress(received: Int64(bytes.count / 2), total: location.byteSize))
-            try await passGate(number: number)
-            try Task.checkCancellation()
             let target = location.root.appendingPathComponent(location.relativePath)
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             let part = target.deletingLastPathComponent().appendingPathComponent(".part-\(number)-\(target.lastPathComponent)")
-            try bytes.write(to: part)
+            // The first half written (readable as it arrives), told, held at the gate, then the rest.
+            try bytes.prefix(bytes.count / 2).write(to: part)
+            state.withLock { $0.parts[location.relativePath] = part }
+            defer {
+                state.withLock { if $0.parts[location.relativePath] == part { $0.parts[location.relativePath] = nil } }
+                unlink(part.path) // gone already once renamed into place
+            }
+            tell(location, number: number, TransferProgress(received: Int64(bytes.count / 2), total: location.byteSize))
+            try await passGate(number: number)
+            try Task.checkCancellation()
+            let handle = try FileHandle(forWritingTo: part)
+            try handle.seekToEnd()
+            try handle.write(contentsOf: bytes.suffix(from: bytes.count / 2))
+            try handle.close()
             let seconds = location.modificationTime / 1_000_000_000, nanoseconds = location.modificationTime % 1_000_000_000
             var times = [timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds)), timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds))]
             guard utimensat(AT_FDCWD, part.path, &times, 0) == 0, rename(part.path, target.path) == 0 else {

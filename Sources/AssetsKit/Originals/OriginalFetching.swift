@@ -20,6 +20,13 @@ public protocol OriginalFetching: AnyObject, Sendable {
     ///   where it is kept; ``LibraryError/unreadableFile(path:reason:)`` when it cannot be reached
     ///   (with the reason); `CancellationError` when cancelled.
     func fetch(_ location: OriginalLocation, progress: (@Sendable (TransferProgress) -> Void)?) async throws
+
+    /// The file the transfer of `location` under way is writing, in order from the original's
+    /// first byte, opened for reading, so that a caller of ``fetch(_:progress:)`` can pass the
+    /// bytes on as they come; `nil` when no transfer of it is under way (not started, or over).
+    /// Once the transfer succeeds the file holds the whole original (the same file, put in its
+    /// local place); when it fails, what was read of it is not to be trusted.
+    func arrivingFile(_ location: OriginalLocation) -> ArrivingFile?
 }
 
 /// How far a transfer of an original is: bytes received of the total.

@@ -21,9 +21,21 @@ extension MediaResponder {
     /// answer starts, and then streamed from the file, only while it is still the version
     /// first seen. A photo that cannot be rebuilt that way (another format, a damaged or
     /// over-long header, no EOI) is answered as a full-size JPEG rendition, which carries no
-    /// metadata at all. An original kept elsewhere is fetched first, then rebuilt from its local
-    /// copy (``localOriginal(of:departure:progress:)``).
+    /// metadata at all. An original kept elsewhere and not here is rebuilt as it comes from the
+    /// bucket (``streamedWithoutLocation(_:)``); one that cannot be is answered from its local
+    /// copy once it is here (``localOriginal(of:departure:progress:)``), joining the same transfer.
     func originalWithoutLocation(of asset: Asset) async throws -> Response {
+        if let arriving = try await arrivingOriginal(of: asset), arriving.contentType == "image/jpeg" {
+            if let streamed = try await streamedWithoutLocation(arriving) { return streamed }
+            let answer = try await locallyWithoutLocation(asset)
+            withExtendedLifetime(arriving) {} // its transfer is joined, not stopped and begun again
+            return answer
+        }
+        return try await locallyWithoutLocation(asset)
+    }
+
+    /// ``originalWithoutLocation(of:)`` from the local file.
+    private func locallyWithoutLocation(_ asset: Asset) async throws -> Response {
         let original = try await localOriginal(of: asset)
         if original.contentType == "image/jpeg" {
             // Read on NIO's thread pool: a blocking read must not hold a cooperative thread.

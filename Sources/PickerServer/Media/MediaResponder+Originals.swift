@@ -6,10 +6,13 @@ import Hummingbird
 extension MediaResponder {
     /// The asset's original file, or the part of it a `Range` header asks for.
     ///
-    /// An original kept elsewhere is fetched first (an original asked for is an explicit ask:
-    /// network access allowed), then served from its local copy, `Range` and all: the answer
-    /// starts once the whole original is here.
+    /// An original kept elsewhere and not here (an original asked for is an explicit ask: network
+    /// access allowed) is passed on as it comes from the bucket when the whole is asked for
+    /// (``streamed(_:)``); a `Range` is answered from the local copy once the whole is here.
     func original(of asset: Asset, request: Request, context: some RequestContext) async throws -> Response {
+        if request.headers[.range] == nil, let arriving = try await arrivingOriginal(of: asset) {
+            return streamed(arriving)
+        }
         let original = try await localOriginal(of: asset)
         // The open file (the version the library knows, checked at open): its version is the validator.
         guard let version = OriginalFileVersion(original.file) else { throw APIError.notFound }
@@ -54,13 +57,8 @@ extension MediaResponder {
             return try await Self.whileClientWaits(departure) { [library] in
                 try await library.originalFile(for: asset, request: OriginalRequest(isNetworkAccessAllowed: true, progress: progress))
             }
-        } catch let error as APIError {
-            throw error
-        } catch LibraryError.unreadableFile(_, let reason) where library.remoteOriginals != nil {
-            // A library keeping originals elsewhere says so when the place could not be reached.
-            throw Self.fetchFailed(asset, reason: reason)
         } catch {
-            throw Self.apiError(error, asset: asset)
+            throw originalError(error, asset: asset)
         }
     }
 
@@ -73,7 +71,7 @@ extension MediaResponder {
     }
 
     /// A file name that cannot break out of a quoted header value.
-    private static func headerSafe(_ name: String) -> String {
+    static func headerSafe(_ name: String) -> String {
         String(name.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" ? Character($0) : "_" })
     }
 }

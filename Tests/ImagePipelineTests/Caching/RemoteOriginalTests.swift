@@ -34,6 +34,9 @@ final class CopyingFetcher: OriginalFetching {
         var times = [timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds)), timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds))]
         guard utimensat(AT_FDCWD, target.path, &times, 0) == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
+
+    /// A copy is written whole at once: there is never a part to read while it comes.
+    func arrivingFile(_ location: OriginalLocation) -> ArrivingFile? { nil }
 }
 
 @Suite("Originals kept elsewhere: fetched for a render only when the request allows network access")
