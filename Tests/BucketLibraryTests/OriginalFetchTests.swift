@@ -111,6 +111,30 @@ struct OriginalFetchTests {
         #expect(store.cachedByteCount == 0)
     }
 
+    @Test("an original passed on as it arrives: its first bytes before the bucket has sent the rest, every byte once the transfer is checked, then kept")
+    func arrivingOriginalStreams() async throws {
+        let (fixture, photo) = try await Self.indexed("arriving")
+        defer { fixture.remove() }
+        let proxy = try await FaultProxy.start(upstreamPort: fixture.server.port, faults: [.gated])
+        defer { Task { await proxy.stop() } }
+        let library = try fixture.library(fixture.store(endpoint: proxy.endpoint))
+        let asset = try await Self.onlyAsset(library)
+        async let started = library.arrivingOriginal(of: asset)
+        _ = try await proxy.event("the GET reaches the server") { if case .request = $0 { true } else { false } }
+        proxy.grant(300_000)
+        let arriving = try #require(try await started)
+        #expect(arriving.byteSize == Int64(photo.count) && arriving.contentType == "image/jpeg")
+        var received = Data()
+        while received.count < 100_000, let chunk = try await arriving.nextChunk() { received += chunk }
+        // Only a part has passed the proxy: these bytes came while the rest was held.
+        #expect(received.count >= 100_000 && received.count < photo.count && received == photo.prefix(received.count))
+        proxy.grant(Self.size * 2)
+        while let chunk = try await arriving.nextChunk() { received += chunk }
+        #expect(received == photo)
+        #expect(try await library.localOriginals(of: [asset]) == [asset.id])
+        #expect(try await library.arrivingOriginal(of: asset) == nil, "once here, it is read from the local file")
+    }
+
     @Test("a connection dropped mid-download is resumed by Range, and the original is whole")
     func resumesAfterDrop() async throws {
         let (fixture, photo) = try await Self.indexed("resume")

@@ -127,6 +127,41 @@ import TestSupport
         }
     }
 
+    @Test("settled as they come, in chunks of any size, the ranges are the whole walk's; no byte is given before its fate is known",
+          arguments: [1, 3, 7, 4096])
+    func rangesSettledAsTheyComeAreTheWholeWalks(_ size: Int) throws {
+        let table: [UInt8] = [0xFF, 0xC4, 0x00, 0x06, 0xFF, 0xD9, 0xFF, 0xD9]
+        let comment: [UInt8] = [0xFF, 0xFE, 0x00, 0x07] + Array("Paris".utf8)
+        let synthetic = Data(Self.scanHeader + [0x11, 0xFF, 0x00, 0x22] + table + comment + Self.scanHeader + [0x33, 0xFF, 0xD9, 0x47])
+        let photos = try Self.cameraPhotos.map { file -> (Data, Int) in
+            let original = try Data(contentsOf: file)
+            return (original, try #require(try LocationFreeJPEG.header(in: original)).firstScanOffset)
+        }
+        for (original, firstScan) in photos + [(synthetic, 0)] {
+            var whole = JPEGScanWalker(firstScanOffset: Int64(firstScan))
+            #expect(try Self.walk(&whole, original[firstScan...]))
+            var streamed = JPEGScanWalker(firstScanOffset: Int64(firstScan))
+            var settled: [Range<Int64>] = []
+            var start = firstScan
+            while start < original.count, !streamed.isFinished {
+                _ = try Self.walk(&streamed, original[start..<min(start + size, original.count)])
+                start += size
+                let taken = streamed.takeSettledRanges()
+                #expect(taken.allSatisfy { $0.upperBound <= streamed.settledOffset || streamed.isFinished })
+                settled += taken
+            }
+            // Adjacent pieces of one kept range, joined, are the whole walk's ranges.
+            let joined = settled.reduce(into: [Range<Int64>]()) { ranges, range in
+                if let last = ranges.last, last.upperBound == range.lowerBound {
+                    ranges[ranges.count - 1] = last.lowerBound..<range.upperBound
+                } else {
+                    ranges.append(range)
+                }
+            }
+            #expect(try joined == whole.rangesToSend(), "chunks of \(size)")
+        }
+    }
+
     /// A scan of one component and its data, as a walk starts it.
     static let scanHeader: [UInt8] = [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00]
 

@@ -66,6 +66,42 @@ final class PendingRequest: Sendable {
         return nil
     }
 
+    /// The answer as read so far (head and body, as sent), read on a thread of its own until
+    /// `enough` holds or the connection closes; `limit` is a hang guard.
+    func bytes(limit: Duration = HangGuard.defaultLimit, until enough: @escaping @Sendable ([UInt8]) -> Bool) async -> [UInt8] {
+        await withCheckedContinuation { continuation in
+            Thread { [self] in
+                var buffer = [UInt8](repeating: 0, count: 65_536)
+                let deadline = ContinuousClock.now + limit
+                while ContinuousClock.now < deadline, !closed.withLock({ $0 }), !enough(received.withLock { $0 }) {
+                    let count = recv(socket, &buffer, buffer.count, 0)
+                    if count == 0 { break }
+                    if count > 0 { received.withLock { $0 += buffer[0..<count] } }
+                }
+                continuation.resume(returning: received.withLock { $0 })
+            }.start()
+        }
+    }
+
+    /// An answer's head (lines, names lowercased) and body, a chunked body decoded as far as it
+    /// has come; `nil` before the head is complete.
+    static func parse(_ answer: [UInt8]) -> (head: [String], body: [UInt8], ended: Bool)? {
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        guard let end = answer.indices.first(where: { answer[$0...].starts(with: separator) }) else { return nil }
+        let head = String(decoding: answer[..<end], as: UTF8.self).components(separatedBy: "\r\n").map { $0.lowercased() }
+        var rest = Array(answer[(end + 4)...])
+        guard head.contains("transfer-encoding: chunked") else { return (head, rest, false) }
+        var body: [UInt8] = []
+        while let lineEnd = rest.indices.first(where: { rest[$0...].starts(with: Array("\r\n".utf8)) }),
+              let size = Int(String(decoding: rest[..<lineEnd], as: UTF8.self), radix: 16) {
+            if size == 0 { return (head, body, true) }
+            guard rest.count >= lineEnd + 2 + size else { break }
+            body += rest[(lineEnd + 2)..<(lineEnd + 2 + size)]
+            rest.removeFirst(min(rest.count, lineEnd + 4 + size))
+        }
+        return (head, body, false)
+    }
+
     /// A server-sent event of the answer: its name and its data line.
     struct Event: Sendable, Equatable {
         let name: String

@@ -219,6 +219,45 @@ import TestSupport
         #expect(fetcher.counts.transfers == 2 && fetcher.counts.completed == 2)
     }
 
+    @Test func aClientsDownloadsOfAnOriginalNotHereStreamAsItArrivesAndEndOnlyOnceItIsChecked() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plain-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (server, fetcher) = try await TestServer.remote(adding: [try await FolderBucketStore.plainPhoto(in: folder)])
+        defer { Task { await server.stop() } }
+        let session = try await server.client.createSession()
+        let person = server.picker(session)
+        let (photo, video) = (try await Self.id(of: "plain.jpg", in: person), try await Self.id(of: "clip.mp4", in: person))
+        try await person.pick([photo, video])
+        let items = try await server.client.mediaItems(in: session.id)
+        let (photoItem, videoItem) = (try #require(items.first { $0.id == photo }), try #require(items.first { $0.id == video }))
+        let videoBytes = [UInt8](try Data(contentsOf: server.root.appendingPathComponent("DCIM/100CAMERA/clip.mp4")))
+        let half = videoBytes.count / 2
+        fetcher.closeGate() // each transfer writes its first half, then waits
+
+        // =dv: the first half while the transfer waits, with the length of the whole.
+        let port = server.baseURL.port!, key = "Authorization: Bearer \(server.clientKey)"
+        let videoDownload = try PendingRequest(port: port, path: videoItem.baseURLPath + "=dv", headers: [key])
+        let early = try #require(PendingRequest.parse(await videoDownload.bytes { (PendingRequest.parse($0)?.body.count ?? 0) >= half }))
+        #expect(early.head.first?.hasPrefix("http/1.1 200") == true && early.head.contains("content-length: \(videoBytes.count)"))
+        #expect(early.body == Array(videoBytes.prefix(half)))
+        // =d: the JPEG's rebuilt header and first scans, chunked, while its transfer waits.
+        let photoDownload = try PendingRequest(port: port, path: photoItem.baseURLPath + "=d", headers: [key])
+        let started = try #require(PendingRequest.parse(await photoDownload.bytes { (PendingRequest.parse($0)?.body.count ?? 0) > 1_000 }))
+        #expect(started.body.starts(with: [0xFF, 0xD8]) && !started.ended)
+        #expect(fetcher.counts.atGate == 2 && fetcher.counts.completed == 0)
+
+        fetcher.openGate()
+        let wholeVideo = PendingRequest.parse(await videoDownload.bytes { (PendingRequest.parse($0)?.body.count ?? 0) >= videoBytes.count })
+        #expect(wholeVideo?.body == videoBytes)
+        let streamed = PendingRequest.parse(await photoDownload.bytes { PendingRequest.parse($0)?.ended == true })
+        #expect(streamed?.ended == true)
+        // Byte for byte what =d answers from the local copy, now that it is here.
+        let local = try await server.request("GET", photoItem.baseURLPath + "=d")
+        #expect(local.status == 200 && streamed?.body == [UInt8](local.body) && ImageFileProbe.jpegSize(local.body) != nil)
+        #expect(fetcher.counts.transfers == 2 && fetcher.counts.completed == 2)
+    }
+
     @Test func aClientThatLeavesMidwayStopsTheTransferItWaitedForAlone() async throws {
         let (server, fetcher) = try await TestServer.remote()
         defer { Task { await server.stop() } }
