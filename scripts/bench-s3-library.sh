@@ -110,6 +110,14 @@ done
 say "index --previews (fetches every original)..."
 index_library "$work/library" --previews >"$work/previews.json"
 export XDG_DATA_HOME="$work/library"
+# The originals fetched into the cache beside the index: their bytes, and forgetting them.
+cached_originals() {
+  python3 - "$XDG_DATA_HOME" <<'EOF'
+import os, sys
+print(sum(os.path.getsize(os.path.join(root, name)) for root, _, names in os.walk(sys.argv[1])
+          if "library-originals" in root.split(os.sep) and ".partial" not in root.split(os.sep) for name in names))
+EOF
+}
 forget_originals() { find "$XDG_DATA_HOME" -type d -name library-originals -prune -exec rm -rf {} +; }
 
 say "serve: $picks picks downloaded through =d by a client, not yet cached then cached..."
@@ -127,6 +135,7 @@ done
 announced() { python3 -c "import json,sys; print(json.loads(open(sys.argv[1]).readline())[sys.argv[2]])" "$work/announcement.json" "$1"; }
 "$bench" client-originals --server "$(announced url)" --sign-in "$(announced signInUrl)" --picks "$picks" --rounds 2 >"$work/client.json"
 stop_serve
+cached_originals >"$work/client-fetched"
 unset ASSETS_PICKER_CLIENT_KEY
 
 say "boto3 get_object of the same $picks objects, one at a time, twice..."
@@ -161,12 +170,12 @@ start=$(now)
 "$bench" peak-rss --log "$work/export.log" -- "$ap" export --library "$library" --original --out "$work/export" --asset "${ids[@]}" \
   >"$work/export-rss" || { cat "$work/export.log" >&2; exit 1; }
 end=$(now)
-python3 - "$work/export" "$(cat "$work/export-rss")" "$start" "$end" "${#ids[@]}" >"$work/export.json" <<'EOF'
+python3 - "$work/export" "$(cat "$work/export-rss")" "$start" "$end" "${#ids[@]}" "$(cached_originals)" >"$work/export.json" <<'EOF'
 import json, os, sys
-folder, kib, start, end, count = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
+folder, kib, start, end, count, fetched = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
 files = [os.path.join(root, name) for root, _, names in os.walk(folder) for name in names]
 print(json.dumps({"assets": count, "files": len(files), "bytes": sum(os.path.getsize(f) for f in files),
-                  "peakKiB": kib, "seconds": end - start}))
+                  "peakKiB": kib, "seconds": end - start, "fetchedBytes": fetched}))
 EOF
 
 python3 - "$work" "$concurrency" <<'EOF'
@@ -210,9 +219,12 @@ for field, label in [("firstByteSeconds", "first byte"), ("wholeSeconds", "whole
         print(f"{label + ', ' + state:44}{peer:>10.1f}{mine:>10.1f}{mine / peer:>12.2f}")
 sizes = {p["filename"]: p["downloads"][0]["bytes"] for p in theirs}
 print(f"{'  (bytes: =d / the object, median)':44}{statistics.median(p['downloads'][0]['bytes'] / sizes[p['filename']] for p in ours):>32.4f}")
+fetched = int(open(os.path.join(work, "client-fetched")).read())
+print(f"  (serve fetched {fetched / 1e6:.0f} MB into its cache for the picks' {sum(sizes.values()) / 1e6:.0f} MB)")
 print()
 peak = export["peakKiB"] * 1024 / 1e6
 print(f"export --original of {export['assets']} remote originals: peak RSS {peak:.0f} MB "
       f"({'within' if peak <= 200 else 'OVER'} 200 MB), {export['files']} files, {export['bytes'] / 1e6:,.0f} MB written "
-      f"in {export['seconds']:.1f} s ({export['bytes'] / 1e6 / export['seconds']:.0f} MB/s)")
+      f"in {export['seconds']:.1f} s ({export['bytes'] / 1e6 / export['seconds']:.0f} MB/s); "
+      f"{export['fetchedBytes'] / 1e6:,.0f} MB fetched into the cache")
 EOF
