@@ -129,12 +129,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Times thumbnails against vipsthumbnail, djpeg and ImageMagick on a generated corpus; and S3Storage against boto3 (s3).
+        // Times thumbnails against vipsthumbnail, djpeg and ImageMagick on a generated corpus; S3Storage against boto3 (s3); a client's =d downloads (client-originals).
         .executableTarget(
             name: "assets-picker-bench",
             dependencies: [
-                "AssetsKit", "ImageMetadata", "ImagePipeline", "ProcessRunning", "SyntheticMedia", "S3Storage",
+                "AssetsKit", "ImageMetadata", "ImagePipeline", "ProcessRunning", "SyntheticMedia", "S3Storage", "PickerClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // The library targets (first screen, pages, counts, scans, large libraries on both backends, memory) as a table.

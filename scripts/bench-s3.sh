@@ -13,24 +13,14 @@ objects=${1:-2000}
 size=${2:-1000000}
 concurrency=${3:-8}
 
-command -v moto_server >/dev/null 2>&1 || { echo "bench-s3.sh: moto_server is missing; run make dependencies" >&2; exit 1; }
-python3 -c "import boto3" 2>/dev/null || { echo "bench-s3.sh: boto3 is missing (it comes with moto); run make dependencies" >&2; exit 1; }
 swift build -c release --product assets-picker-bench >&2
 bench="$(swift build -c release --show-bin-path)/assets-picker-bench"
 
+# shellcheck source=lib/moto-server.sh
+. scripts/lib/moto-server.sh
 work=$(mktemp -d)
-moto_server -H 127.0.0.1 -p 0 >"$work/moto.log" 2>&1 &
-moto=$!
-trap 'kill "$moto" 2>/dev/null || true; rm -rf "$work"' EXIT
-port=""
-for _ in $(seq 1 300); do
-  port=$(grep -o 'Running on http://127.0.0.1:[0-9]*' "$work/moto.log" | grep -o '[0-9]*$' || true)
-  [ -n "$port" ] && break
-  kill -0 "$moto" 2>/dev/null || { cat "$work/moto.log" >&2; exit 1; }
-  sleep 0.1
-done
-[ -n "$port" ] || { echo "bench-s3.sh: moto_server printed no port" >&2; exit 1; }
-export AWS_ENDPOINT_URL="http://127.0.0.1:$port" AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench AWS_REGION=us-east-1
+trap 'stop_moto_server; rm -rf "$work"' EXIT
+start_moto_server "$work/moto.log"
 
 boto3_run() {
   python3 - "$1" "$concurrency" <<'EOF'

@@ -16,9 +16,11 @@ struct BenchCommand: AsyncParsableCommand {
             next to this binary for the export sections. Ratios are ours divided by the \
             peer's time for the same files; targets are marked, never enforced. \
             `assets-picker-bench memory` measures the peak RSS of renders of 200-MP originals instead; \
-            `assets-picker-bench s3` times S3Storage on a bucket (scripts/bench-s3.sh: against boto3).
+            `assets-picker-bench s3` times S3Storage on a bucket (scripts/bench-s3.sh: against boto3); \
+            `bucket-photos` and `client-originals` serve scripts/bench-s3-library.sh.
             """,
-        subcommands: [MemoryCommand.self, RenderOnceCommand.self, PeakRSSCommand.self, S3Command.self]
+        subcommands: [MemoryCommand.self, RenderOnceCommand.self, PeakRSSCommand.self, S3Command.self, BucketPhotosCommand.self,
+                      ClientOriginalsCommand.self]
     )
 
     @Option(help: "How many photos the corpus holds.")
