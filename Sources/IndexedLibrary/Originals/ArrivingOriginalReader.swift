@@ -61,7 +61,9 @@ final class ArrivingOriginalReader: Sendable {
             let (file, offset) = try openFile(done: done)
             let limit = done ? location.byteSize : location.byteSize - 1
             if offset >= location.byteSize { return nil }
-            if let file, offset < limit {
+            // After the first bytes (given as soon as there are any), a chunk waits until it is
+            // whole or the transfer ended: fewer, larger writes to the reader's client.
+            if let file, offset < limit, done || offset == 0 || Self.size(of: file) - offset >= min(Int64(Self.chunkBytes), limit - offset) {
                 let count = Int(min(Int64(Self.chunkBytes), limit - offset))
                 let chunk = try await BlockingWork.run { Self.read(file, at: offset, count: count) }
                 if !chunk.isEmpty {
@@ -98,6 +100,12 @@ final class ArrivingOriginalReader: Sendable {
         } onCancel: { [transfer] in
             transfer.cancel()
         }
+    }
+
+    /// The bytes written to `file` so far.
+    private static func size(of file: ArrivingFile) -> Int64 {
+        var status = stat()
+        return fstat(file.descriptor, &status) == 0 ? Int64(status.st_size) : 0
     }
 
     private static func read(_ file: ArrivingFile, at offset: Int64, count: Int) -> Data {
