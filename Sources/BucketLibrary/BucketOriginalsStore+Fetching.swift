@@ -35,6 +35,30 @@ extension BucketOriginalsStore {
         return ArrivingFile(path: partial.path)
     }
 
+    /// Reads the original once without keeping it (a background preview): from the cache when it
+    /// is there (not noted as a use), else from a copy in `.partial/` (never counted in the
+    /// budget), removed once `read` returns.
+    package func readWithoutKeeping<T: Sendable>(_ location: OriginalLocation,
+                                                 _ read: @Sendable (OriginalLocation) async throws -> T) async throws -> T {
+        if cache.isLocal(location, notingUse: false) { return try await read(location) }
+        let folder = try cache.newPartialFile()
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            cache.finished(folder)
+        }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: OriginalsCache.folderAttributes)
+        let copy = OriginalLocation(root: folder, relativePath: location.filename, byteSize: location.byteSize,
+                                    modificationTime: location.modificationTime)
+        let file = folder.appendingPathComponent(location.filename)
+        try await download(location, to: file, report: nil)
+        let seconds = location.modificationTime / 1_000_000_000, nanoseconds = location.modificationTime % 1_000_000_000
+        var times = [timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds)), timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds))]
+        guard utimensat(AT_FDCWD, file.path, &times, 0) == 0 else {
+            throw LibraryError.unreadableFile(path: location.filename, reason: "the fetched original: cannot set its time")
+        }
+        return try await read(copy)
+    }
+
     /// One transfer of the original into the cache.
     private func transfer(_ location: OriginalLocation, report: @escaping @Sendable (TransferProgress) -> Void) async throws {
         let partial = try cache.newPartialFile()
@@ -44,10 +68,19 @@ extension BucketOriginalsStore {
             unlink(partial.path)
             cache.finished(partial)
         }
+        try await download(location, to: partial, report: report)
+        try cache.install(partial, as: location)
+        cache.evict(keeping: location.relativePath)
+    }
+
+    /// Streams the original into `file`, no more than the size the index knows, and checks that
+    /// the object is still the version the index knows.
+    private func download(_ location: OriginalLocation, to file: URL, report: (@Sendable (TransferProgress) -> Void)?) async throws {
         let object: S3Object
         do {
-            object = try await client.download(bucket: self.location.bucket, key: key(of: location.relativePath), eTag: nil, to: partial) {
-                report(TransferProgress(received: $0.received, total: $0.total))
+            object = try await client.download(bucket: self.location.bucket, key: key(of: location.relativePath), eTag: nil,
+                                           byteSize: location.byteSize, to: file) {
+                report?(TransferProgress(received: $0.received, total: $0.total))
             }
         } catch is CancellationError {
             throw CancellationError()
@@ -61,7 +94,5 @@ extension BucketOriginalsStore {
         guard object.byteSize == location.byteSize, seconds == location.modificationTime / 1_000_000_000 else {
             throw LibraryError.originalUnavailable(file: location.filename)
         }
-        try cache.install(partial, as: location)
-        cache.evict(keeping: location.relativePath)
     }
 }

@@ -13,6 +13,11 @@ extension S3Client {
     /// progress, pausing a little longer each time. At the end the file's size is checked
     /// against the object's.
     ///
+    /// With `byteSize` (the size a listing or an index gave), an answer whose `Content-Length`
+    /// (or `Content-Range` total) says another size is refused before a byte is written, and
+    /// never more than `byteSize` bytes are written: a server cannot fill the disk by claiming a
+    /// bigger object than the one listed.
+    ///
     /// Cancelling the calling task stops the transfer at once: the connection is closed, no
     /// more bytes are read, and the task gets `CancellationError`. On any failure the partial
     /// file is removed.
@@ -22,23 +27,25 @@ extension S3Client {
     ///   - key: The object's key.
     ///   - eTag: The entity tag the object must have (from a listing), or `nil` for the version
     ///     there now.
-    ///   - file: Where the bytes go; created or truncated.
+    ///   - byteSize: The size the object must have (from a listing or an index), or `nil` for
+    ///     whatever size the first answer gives.
+    ///   - file: Where the bytes go; created or truncated, readable by its owner only (0600).
     ///   - progress: Called after each part arrives (and once, with 0 received, when the size is
     ///     known), on the calling task; `nil` for none.
     /// - Returns: The object's facts, as its first answer gave them.
-    /// - Throws: ``S3Error/changed(bucket:key:)``, ``S3Error/noSuchKey(bucket:key:)``,
+    /// - Throws: ``S3Error/changed(bucket:key:)`` (also when the size is not `byteSize`), ``S3Error/noSuchKey(bucket:key:)``,
     ///   ``S3Error/unreachable(endpoint:reason:)`` once the attempts are spent,
     ///   ``S3Error/truncated(bucket:key:expected:received:)``, another ``S3Error``, or
     ///   `CancellationError`.
     @discardableResult
-    public func download(bucket: String, key: String, eTag: String?, to file: URL,
+    public func download(bucket: String, key: String, eTag: String?, byteSize: Int64? = nil, to file: URL,
                          progress: (@Sendable (S3Progress) -> Void)?) async throws -> S3Object {
-        guard FileManager.default.createFile(atPath: file.path, contents: nil),
+        guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]),
               let output = try? FileHandle(forWritingTo: file) else {
             throw S3Error.malformed("\(file.path): the download's file cannot be created")
         }
         do {
-            let object = try await transfer(bucket: bucket, key: key, eTag: eTag, into: output, progress: progress)
+            let object = try await transfer(bucket: bucket, key: key, eTag: eTag, byteSize: byteSize, into: output, progress: progress)
             try output.close()
             let written = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value
             guard written == object.byteSize else {
@@ -53,7 +60,7 @@ extension S3Client {
     }
 
     /// The download's loop: one request per connection, resumed by `Range` after a drop.
-    private func transfer(bucket: String, key: String, eTag: String?, into output: FileHandle,
+    private func transfer(bucket: String, key: String, eTag: String?, byteSize: Int64?, into output: FileHandle,
                           progress: (@Sendable (S3Progress) -> Void)?) async throws -> S3Object {
         var received: Int64 = 0
         var object: S3Object?
@@ -93,6 +100,10 @@ extension S3Client {
                 default:
                     throw await failure(response, bucket: bucket, key: key)
                 }
+                // Before a byte is written: the size the caller knows is the only size taken.
+                if let byteSize, total != byteSize {
+                    throw S3Error.changed(bucket: bucket, key: key)
+                }
                 if let object {
                     let tag = response.headers.first(name: "etag")
                     guard total == object.byteSize, tag == nil || tag == object.eTag else {
@@ -119,7 +130,7 @@ extension S3Client {
                 failuresWithoutProgress = received > receivedBefore ? 1 : failuresWithoutProgress + 1
                 guard failuresWithoutProgress < limits.downloadAttempts else {
                     let expected = object.map { " of \($0.byteSize)" } ?? ""
-                    throw S3Error.unreachable(endpoint: configuration.endpoint.absoluteString,
+                    throw S3Error.unreachable(endpoint: configuration.endpointForMessages,
                                               reason: "s3://\(bucket)/\(key): the connection dropped \(failuresWithoutProgress) times in a row "
                                                   + "with \(received)\(expected) bytes received (\(Self.describe(error)))")
                 }

@@ -48,7 +48,11 @@ extension S3Client {
             _ = try? await response.body.collect(upTo: limits.maximumErrorBytes)
             return Data()
         case 200..<300:
-            let data = try await body(of: response, limit: Int(limit), bucket: bucket, key: key)
+            // A part is no longer than the part asked for; only a server ignoring the range
+            // (200) may send the whole object, and that within the limit.
+            let partial = response.status.code == 206
+            let bodyLimit = if let range, partial { Int(range.count) } else { Int(limit) }
+            let data = try await body(of: response, limit: bodyLimit, bucket: bucket, key: key)
             if let range, response.status.code == 200 {
                 // The server ignored the range and sent the whole (small) object.
                 let start = Int(min(range.lowerBound, Int64(data.count)))

@@ -222,7 +222,7 @@ extension S3Client {
     func transportFailure(_ error: any Error) -> any Error {
         if Task.isCancelled || error is CancellationError { return CancellationError() }
         if error is S3Error { return error }
-        return S3Error.unreachable(endpoint: configuration.endpoint.absoluteString, reason: Self.describe(error))
+        return S3Error.unreachable(endpoint: configuration.endpointForMessages, reason: Self.describe(error))
     }
 
     /// A short phrase for a transport error.

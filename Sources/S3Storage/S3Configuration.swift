@@ -20,6 +20,16 @@ public struct S3Configuration: Sendable {
     /// host name would not match the service's TLS certificate.
     public var usesPathStyle: Bool
 
+    /// The endpoint as messages and logs name it: without a `user:password@` it may carry.
+    public var endpointForMessages: String {
+        guard var parts = URLComponents(url: endpoint, resolvingAgainstBaseURL: false), parts.user != nil || parts.password != nil else {
+            return endpoint.absoluteString
+        }
+        parts.user = nil
+        parts.password = nil
+        return parts.string ?? endpoint.absoluteString
+    }
+
     /// Creates a configuration.
     ///
     /// - Parameters:

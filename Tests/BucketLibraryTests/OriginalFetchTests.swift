@@ -150,6 +150,25 @@ struct OriginalFetchTests {
         #expect(gets.last?.lowercased().contains("range: bytes=") == true)
     }
 
+    @Test("an object answering more bytes than the index knows is refused before a byte is written, and nothing is kept")
+    func longerThanIndexed() async throws {
+        let fixture = try await BucketFixture.make("longer")
+        defer { fixture.remove() }
+        try await fixture.put(corpus: "A_camera_exif/jhead__hp.jpg", at: "e.jpg")
+        let store = fixture.store()
+        let library = try fixture.library(store)
+        try await library.scan()
+        let asset = try await Self.onlyAsset(library)
+        // The same key now answers megabytes: the index knows the small one.
+        try await fixture.put(try await BucketFixture.largeJPEG(width: 2400, height: 1800), at: "e.jpg")
+        let log = TransferLog()
+        await #expect(throws: LibraryError.originalUnavailable(file: "e.jpg")) {
+            try await library.originalFile(for: asset, request: OriginalRequest(isNetworkAccessAllowed: true, progress: log.report))
+        }
+        #expect(log.all.allSatisfy { $0.received == 0 }, "no byte of the longer answer was taken: \(log.all.suffix(2))")
+        #expect(store.cachedByteCount == 0)
+    }
+
     @Test("an object changed or deleted since it was indexed is originalUnavailable, and nothing is kept")
     func changedOrMissing() async throws {
         let (fixture, _) = try await Self.indexed("changed")

@@ -296,6 +296,9 @@ import TestSupport
         let item = try #require(try await server.client.mediaItems(in: session.id).first)
         let download = try await server.request("GET", item.baseURLPath + "=d")
         #expect(download.status == 502 && (download.json["error"] as? [String: Any])?["status"] as? String == "UNAVAILABLE")
+        // The client hears one fixed line: where the library is kept and why it failed are the person's.
+        #expect((download.json["error"] as? [String: Any])?["message"] as? String
+            == "jhead__rotate.jpg could not be fetched from where it is kept; try again later.")
         fetcher.setUnreachable(false)
         #expect(try await server.request("GET", item.baseURLPath + "=d").status == 200)
         #expect(fetcher.counts.failed == 3 && fetcher.counts.completed == 1)

@@ -32,6 +32,46 @@ struct DownloadTests {
         #expect(reports.map(\.received) == reports.map(\.received).sorted())
     }
 
+    @Test("an answer longer than the size the caller knows is refused before a byte is written; the size it knows is taken")
+    func sizeKnownBeforehand() async throws {
+        let server = try await MotoServer.open()
+        let client = server.client()
+        let bucket = try await Fixtures.bucket("size", on: server)
+        // The listing said 10,248 bytes; the object now answers 3 MB.
+        try await client.put(bucket: bucket, key: "e.jpg", data: Fixtures.randomBytes(3_000_000), contentType: nil)
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("e.jpg")
+        let progress = ProgressEvents()
+        await #expect(throws: S3Error.changed(bucket: bucket, key: "e.jpg")) {
+            try await client.download(bucket: bucket, key: "e.jpg", eTag: nil, byteSize: 10_248, to: target, progress: progress.report)
+        }
+        progress.finish()
+        var reports: [S3Progress] = []
+        for await report in progress.stream { reports.append(report) }
+        #expect(reports.isEmpty, "nothing written, not even the size announced: \(reports)")
+        #expect(!FileManager.default.fileExists(atPath: target.path))
+
+        let object = try await client.download(bucket: bucket, key: "e.jpg", eTag: nil, byteSize: 3_000_000, to: target, progress: nil)
+        #expect(object.byteSize == 3_000_000)
+        let mode = (try FileManager.default.attributesOfItem(atPath: target.path)[.posixPermissions] as? NSNumber)?.intValue
+        #expect(mode == 0o600, "a download may be a private photo: its owner's alone")
+    }
+
+    @Test("an endpoint out of reach is named without the user:password it carries")
+    func unreachableWithoutUserinfo() async throws {
+        let server = try await MotoServer.open()
+        let client = server.client(endpoint: URL(string: "http://minio-user:minio-PASSWORD@127.0.0.1:1")!)
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var failure: (any Error)?
+        do {
+            try await client.download(bucket: "b", key: "k", eTag: nil, to: folder.appendingPathComponent("k"), progress: nil)
+        } catch { failure = error }
+        let line = "\(try #require(failure))"
+        #expect(line.contains("http://127.0.0.1:1") && !line.contains("PASSWORD") && !line.contains("minio-user"), "\(line)")
+    }
+
     @Test("a connection cut mid-download resumes by Range with If-Match, and the bytes are identical")
     func resume() async throws {
         let server = try await MotoServer.open()

@@ -27,6 +27,24 @@ public protocol OriginalFetching: AnyObject, Sendable {
     /// Once the transfer succeeds the file holds the whole original (the same file, put in its
     /// local place); when it fails, what was read of it is not to be trusted.
     func arrivingFile(_ location: OriginalLocation) -> ArrivingFile?
+
+    /// Reads the original once for work the person did not ask for (a preview made in the
+    /// background): `read` gets the place of a copy of it, and the copy is not kept afterwards —
+    /// not installed at the original's local place, not counted as a use, so what the person
+    /// opened stays, and an original nobody opened stays where it is kept. When the original is
+    /// local already, `read` gets its local place.
+    /// - Throws: What ``fetch(_:progress:)`` throws, or what `read` throws.
+    func readWithoutKeeping<T: Sendable>(_ location: OriginalLocation,
+                                         _ read: @Sendable (OriginalLocation) async throws -> T) async throws -> T
+}
+
+extension OriginalFetching {
+    /// The default: fetches it to its local place (kept), then reads it there.
+    public func readWithoutKeeping<T: Sendable>(_ location: OriginalLocation,
+                                                _ read: @Sendable (OriginalLocation) async throws -> T) async throws -> T {
+        if !isLocal(location) { try await fetch(location, progress: nil) }
+        return try await read(location)
+    }
 }
 
 /// How far a transfer of an original is: bytes received of the total.

@@ -14,8 +14,12 @@ import Synchronization
 final class OriginalsCache: Sendable {
     /// The folder holding the originals.
     let folder: URL
-    /// The most the originals may take, in bytes; the one just fetched stays even if it alone is larger.
+    /// The most the originals may take, in bytes. One alone larger than it is kept only until
+    /// the next eviction (its reader has it open by then), and nothing else is evicted for it.
     let byteBudget: Int64
+    /// The folders made here are their owner's alone (0700): the originals may be private photos
+    /// with their places, and this is the only copy on this machine (a download's file is 0600).
+    static var folderAttributes: [FileAttributeKey: Any] { [.posixPermissions: 0o700] }
     /// How long a file in `.partial/` must have been left alone to be a leftover.
     static let leftoverAge: TimeInterval = 600
 
@@ -46,14 +50,16 @@ final class OriginalsCache: Sendable {
         URL(fileURLWithPath: folder.path + "/" + relativePath, isDirectory: false)
     }
 
-    /// Whether the original `location` names is here, of its version (one `stat`); a yes is a use.
-    func isLocal(_ location: OriginalLocation) -> Bool {
+    /// Whether the original `location` names is here, of its version (one `stat`); a yes is a
+    /// use unless `notingUse` is `false` (a read the person did not ask for).
+    func isLocal(_ location: OriginalLocation, notingUse: Bool = true) -> Bool {
         var status = stat()
         guard stat(url(of: location.relativePath).path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
               Int64(status.st_size) == location.byteSize,
               Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec) == location.modificationTime else {
             return false
         }
+        guard notingUse else { return true }
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         state.withLock { $0.uses[location.relativePath] = now }
@@ -63,7 +69,7 @@ final class OriginalsCache: Sendable {
     /// A new name in `.partial/` for a download (or a head read's folder), noted as being written
     /// until ``finished(_:)``.
     func newPartialFile() throws -> URL {
-        try FileManager.default.createDirectory(at: partialFolder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: partialFolder, withIntermediateDirectories: true, attributes: Self.folderAttributes)
         let file = partialFolder.appendingPathComponent("\(UUID().uuidString).part")
         state.withLock { _ = $0.partials.insert(file.lastPathComponent) }
         return file
@@ -82,7 +88,8 @@ final class OriginalsCache: Sendable {
         let seconds = location.modificationTime / 1_000_000_000, nanoseconds = location.modificationTime % 1_000_000_000
         var times = [timespec(tv_sec: 0, tv_nsec: Self.timeNow), timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds))]
         guard utimensat(AT_FDCWD, partial.path, &times, 0) == 0 else { throw Self.failure("cannot set its time", location) }
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                attributes: Self.folderAttributes)
         var previous = stat()
         let replaced = stat(target.path, &previous) == 0 ? Int64(previous.st_size) : 0
         guard rename(partial.path, target.path) == 0 else { throw Self.failure("cannot put it in place", location) }
@@ -98,6 +105,12 @@ final class OriginalsCache: Sendable {
 
     /// Evicts the originals used least recently until the cache is within its budget, never the
     /// one at `kept`; returns the paths evicted. The folder is walked only when it may be over.
+    ///
+    /// An original larger than the whole budget is not kept: it goes first at the next eviction
+    /// however recently it was used, and while it is the one at `kept` (just fetched, being read)
+    /// the others are measured against the budget without it, so none is evicted to make room
+    /// for what can never fit. The cache is over its budget only by that one original, and only
+    /// until the next fetch.
     @discardableResult
     func evict(keeping kept: String) -> [String] {
         let (uses, known) = state.withLock { state -> ([String: timespec], Int64?) in
@@ -110,16 +123,21 @@ final class OriginalsCache: Sendable {
         }
         if let known, known <= byteBudget { return [] }
         var files = originals()
-        var total = files.reduce(0) { $0 + $1.size }
+        let oversized = files.first { $0.path == kept && $0.size > byteBudget }?.size ?? 0
+        var total = files.reduce(0) { $0 + $1.size } - oversized
         var evicted: [String] = []
-        files.sort { ($0.used.tv_sec, $0.used.tv_nsec) < ($1.used.tv_sec, $1.used.tv_nsec) }
-        for file in files where total > byteBudget && file.path != kept {
+        files.sort { first, second in
+            let (firstTooLarge, secondTooLarge) = (first.size > byteBudget, second.size > byteBudget)
+            if firstTooLarge != secondTooLarge { return firstTooLarge }
+            return (first.used.tv_sec, first.used.tv_nsec) < (second.used.tv_sec, second.used.tv_nsec)
+        }
+        for file in files where (total > byteBudget || file.size > byteBudget) && file.path != kept {
             if unlink(url(of: file.path).path) == 0 {
                 total -= file.size
                 evicted.append(file.path)
             }
         }
-        state.withLock { $0.bytes = total }
+        state.withLock { $0.bytes = total + oversized }
         return evicted
     }
 

@@ -77,10 +77,21 @@ struct PreviewMaker: Sendable {
     }
 
     /// Makes one preview, from the original opened confined to the library (a file swapped
-    /// since the index read it gets none).
+    /// since the index read it gets none). An original kept elsewhere is read without being kept
+    /// (``AssetsKit/OriginalFetching/readWithoutKeeping(_:_:)``): a preview is not the person
+    /// opening it.
     private func preview(_ job: Job) async -> Outcome {
         do {
-            let preview = try await rendering.render(job.source, request: Self.request)
+            let preview = if let fetcher = job.source.fetcher {
+                try await fetcher.readWithoutKeeping(job.source.original) { [rendering] copy in
+                    var source = job.source
+                    source.original = copy
+                    source.fetcher = nil
+                    return try await rendering.render(source, request: Self.request)
+                }
+            } else {
+                try await rendering.render(job.source, request: Self.request)
+            }
             try store.store(preview.data, for: job.source.version, replacing: job.previous)
             return .made(job.record)
         } catch {

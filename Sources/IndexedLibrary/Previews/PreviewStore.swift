@@ -61,10 +61,14 @@ public struct PreviewStore: Sendable {
     /// version of the asset's file, if it had one.
     public func store(_ jpeg: Data, for version: SourceVersion, replacing previous: SourceVersion? = nil) throws {
         let target = url(for: version)
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: partialFolder, withIntermediateDirectories: true)
+        // The owner's alone, like the index beside it.
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(at: partialFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let partial = partialFolder.appendingPathComponent("\(UUID().uuidString).jpg")
-        try jpeg.write(to: partial)
+        guard FileManager.default.createFile(atPath: partial.path, contents: jpeg, attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot write a preview"])
+        }
         guard rename(partial.path, target.path) == 0 else {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(at: partial)

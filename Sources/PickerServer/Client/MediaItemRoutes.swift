@@ -69,16 +69,28 @@ struct MediaItemRoutes: Sendable {
               let picked = session.pickedItem(uuid), let asset = try await state.stillPickable([picked]).first else {
             throw APIError.notFound
         }
-        switch try BaseURLParameters(url.parameters) {
-        case .image(let rendition):
-            return try await state.media.image(of: asset, request: rendition, ifNoneMatch: request.headers[.ifNoneMatch],
-                                               session: session.id)
-        case .download:
-            guard asset.mediaType != .video else { throw APIError.badParameter("'=d' is a photo's bytes; a video's are at '=dv'.") }
-            return try await state.media.originalWithoutLocation(of: asset)
-        case .video:
-            guard asset.mediaType == .video else { throw APIError.badParameter("'=dv' is a video's bytes; a photo's are at '=d'.") }
-            return try await state.media.original(of: asset, request: request, context: context)
+        do {
+            switch try BaseURLParameters(url.parameters) {
+            case .image(let rendition):
+                return try await state.media.image(of: asset, request: rendition, ifNoneMatch: request.headers[.ifNoneMatch],
+                                                   session: session.id)
+            case .download:
+                guard asset.mediaType != .video else { throw APIError.badParameter("'=d' is a photo's bytes; a video's are at '=dv'.") }
+                return try await state.media.originalWithoutLocation(of: asset)
+            case .video:
+                guard asset.mediaType == .video else { throw APIError.badParameter("'=dv' is a video's bytes; a photo's are at '=d'.") }
+                return try await state.media.original(of: asset, request: request, context: context)
+            }
+        } catch let error as APIError where error.code == MediaResponder.fetchFailedCode {
+            throw clientFacing(error, asset: asset)
         }
+    }
+
+    /// A failed fetch as the client program hears it: one fixed line. Why it failed names the
+    /// place the library is kept (the endpoint, the bucket, the folder, S3's own text), which is
+    /// the person's business, not the client's: it goes to the server's log.
+    private func clientFacing(_ error: APIError, asset: Asset) -> APIError {
+        state.logger.warning("a client's request: \(error.message)")
+        return MediaResponder.fetchFailed(asset, reason: nil)
     }
 }

@@ -62,10 +62,19 @@ extension MediaResponder {
         }
     }
 
+    /// The code of ``fetchFailed(_:reason:)``'s error.
+    static let fetchFailedCode = "fetchFailed"
+
     /// 502 `fetchFailed`: the original of `asset` could not be brought from where it is kept;
-    /// asking again may work.
-    static func fetchFailed(_ asset: Asset, reason: String) -> APIError {
-        var error = APIError(.badGateway, code: "fetchFailed", "\(asset.filename) could not be fetched from where it is kept: \(reason)")
+    /// asking again may work. With `reason` (the person's routes: where it is kept and why, an
+    /// endpoint never with its `user:password`), or without (the client program's: one fixed line).
+    static func fetchFailed(_ asset: Asset, reason: String?) -> APIError {
+        let message = if let reason {
+            "\(asset.filename) could not be fetched from where it is kept: \(reason)"
+        } else {
+            "\(asset.filename) could not be fetched from where it is kept; try again later."
+        }
+        var error = APIError(.badGateway, code: fetchFailedCode, message)
         error.googleStatus = "UNAVAILABLE"
         return error
     }
