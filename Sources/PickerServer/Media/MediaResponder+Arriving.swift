@@ -65,7 +65,7 @@ extension MediaResponder {
             var next: Data? = Data(scans)
             while let chunk = next, !copy.isFinished {
                 do {
-                    for part in try copy.feed(chunk) { try await writer.write(ByteBuffer(bytes: part)) }
+                    for part in try copy.feed(chunk) { try await writer.write(ByteBuffer(data: part)) }
                 } catch let error as JPEGRebuildError {
                     // Cut short; the transfer goes on into the cache, so asking again answers
                     // from the local file (a rendition, for a JPEG that cannot be rebuilt).
@@ -100,33 +100,50 @@ extension MediaResponder {
 }
 
 /// The scans of a JPEG walked as they arrive: the bytes each chunk settles as kept
-/// (``JPEGScanWalker/takeSettledRanges()``), holding back only the few not settled yet.
+/// (``JPEGScanWalker/takeSettledRanges()``), as views of the chunks (no copy), holding back only
+/// the few bytes not settled yet.
 struct ArrivingScans {
     private var walker: JPEGScanWalker
-    /// The bytes from ``heldStart`` to the walk's position.
-    private var held: [UInt8] = []
-    private var heldStart: Int64
+    /// The bytes from ``pendingStart`` to the walk's position that were not settled yet.
+    private var pending = Data()
+    private var pendingStart: Int64
 
     init(firstScanOffset: Int64) {
         walker = JPEGScanWalker(firstScanOffset: firstScanOffset)
-        heldStart = firstScanOffset
+        pendingStart = firstScanOffset
     }
 
     var isFinished: Bool { walker.isFinished }
     /// How far the walk has come, in file offsets.
-    var position: Int64 { heldStart + Int64(held.count) }
+    var position: Int64 { pendingStart + Int64(pending.count) }
 
     /// Walks `chunk` (the bytes after those fed before) and answers the bytes now settled as kept, in order.
-    mutating func feed(_ chunk: Data) throws(JPEGRebuildError) -> [[UInt8]] {
-        held.append(contentsOf: chunk)
+    mutating func feed(_ chunk: Data) throws(JPEGRebuildError) -> [Data] {
+        let chunkStart = position
         let outcome = chunk.withUnsafeBytes { bytes in Result { () throws(JPEGRebuildError) in try walker.consume(bytes) } }
         _ = try outcome.get()
-        let parts = walker.takeSettledRanges().map { range in
-            Array(held[Int(range.lowerBound - heldStart)..<Int(range.upperBound - heldStart)])
+        var parts: [Data] = []
+        for range in walker.takeSettledRanges() {
+            // A range may begin in the bytes held back and go on into this chunk.
+            if range.lowerBound < chunkStart {
+                let upper = min(range.upperBound, chunkStart)
+                parts.append(pending.subdata(in: Int(range.lowerBound - pendingStart)..<Int(upper - pendingStart)))
+            }
+            if range.upperBound > chunkStart {
+                let lower = max(range.lowerBound, chunkStart)
+                let base = chunk.startIndex - Int(chunkStart)
+                parts.append(chunk[(base + Int(lower))..<(base + Int(range.upperBound))])
+            }
         }
-        let cut = walker.isFinished ? held.count : Int(max(0, min(walker.settledOffset - heldStart, Int64(held.count))))
-        held.removeFirst(cut)
-        heldStart += Int64(cut)
+        let end = chunkStart + Int64(chunk.count)
+        let settled = walker.isFinished ? end : walker.settledOffset
+        if settled >= chunkStart {
+            let base = chunk.startIndex - Int(chunkStart)
+            pending = settled < end ? Data(chunk[(base + Int(settled))...]) : Data()
+        } else {
+            pending = pending.subdata(in: Int(settled - pendingStart)..<pending.count) + chunk
+        }
+        pendingStart = min(settled, end)
         return parts
     }
 }
