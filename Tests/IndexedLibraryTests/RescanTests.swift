@@ -8,13 +8,21 @@ import Testing
 @Suite("Incremental rescans")
 struct RescanTests {
     /// A small tree: three photos in two folders and a video.
-    static func makeTree() throws -> TemporaryTree {
-        let tree = try TemporaryTree()
-        try tree.copy("A_camera_exif/jhead__sony.jpg", to: "2019/sony.jpg")
-        try tree.copy("A_camera_exif/goexif__sample1.jpg", to: "2019/sample.jpg")
-        try tree.copy("A_camera_exif/jhead__olympus.jpg", to: "2020/olympus.jpg")
-        try tree.copy("E_formats/puremagic__test.mp4", to: "2020/clip.mp4")
+    /// The tree's files, by the corpus file each is a copy of.
+    static let treeFiles = [
+        "2019/sony.jpg": "A_camera_exif/jhead__sony.jpg", "2019/sample.jpg": "A_camera_exif/goexif__sample1.jpg",
+        "2020/olympus.jpg": "A_camera_exif/jhead__olympus.jpg", "2020/clip.mp4": "E_formats/puremagic__test.mp4",
+    ]
+
+    static func makeTree(engine: IndexEngine = .sqlite) throws -> TemporaryTree {
+        let tree = try TemporaryTree(engine: engine)
+        for (path, corpusFile) in treeFiles { try tree.copy(corpusFile, to: path) }
         return tree
+    }
+
+    /// The path in ``makeTree(engine:)``'s tree of the file named `filename`.
+    static func path(of filename: String) -> String {
+        treeFiles.keys.first { ($0 as NSString).lastPathComponent == filename } ?? filename
     }
 
     func allAssets(_ library: IndexedLibrary) async throws -> [Asset] {
