@@ -37,7 +37,7 @@ struct PreviewRunTests {
             let date = try #require(DateComponents(calendar: Calendar(identifier: .gregorian), timeZone: TimeZone(identifier: "UTC"), year: year, month: 6, day: 1).date)
             try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: tree.url("photos/\(year).png").path)
         }
-        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL,
+        let library = try await tree.openLibrary(
                                          imageManager: CachingImageManager(rendering: rendering))
         try await library.scan()
         return (tree, library)

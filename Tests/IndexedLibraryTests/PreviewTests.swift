@@ -16,7 +16,7 @@ struct PreviewTests {
     func indexed(_ files: [String]) async throws -> (TemporaryTree, IndexedLibrary, PreviewSummary) {
         let tree = try TemporaryTree()
         for file in files { try tree.copy(file, to: file) }
-        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
+        let library = try await tree.openLibrary()
         try await library.scan()
         return (tree, library, try await library.makePreviews())
     }
@@ -119,11 +119,11 @@ struct PreviewTests {
         #expect(FileManager.default.fileExists(atPath: new.path) && !FileManager.default.fileExists(atPath: old.path))
     }
 
-    @Test("indexing the corpus, broken files included, makes every preview it can and reports the rest")
-    func corpusWithBrokenFiles() async throws {
-        let tree = try TemporaryTree.corpusCopy()
+    @Test("indexing the corpus, broken files included, makes every preview it can and reports the rest", arguments: IndexEngine.allCases)
+    func corpusWithBrokenFiles(_ engine: IndexEngine) async throws {
+        let tree = try TemporaryTree.corpusCopy(engine: engine)
         defer { tree.remove() }
-        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
+        let library = try await tree.openLibrary()
         try await library.scan()
         let summary = try await library.makePreviews()
         #expect(summary.made > 40)

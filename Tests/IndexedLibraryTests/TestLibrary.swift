@@ -4,7 +4,7 @@ import GRDB
 import ImagePipeline
 @testable import IndexedLibrary
 import MediaProbing
-import PostgresIndex
+@testable import PostgresIndex
 import PostgresNIO
 import PostgresTestSupport
 import Synchronization
@@ -126,16 +126,29 @@ extension IndexedLibrary {
     /// every 7th a video, every 5th a favourite, creation dates with ties every 3 rows, all in
     /// one directory.
     func insertSyntheticAssets(_ count: Int, in directory: String = "synthetic", addedAt: Date = Date()) async throws {
+        @Sendable func record(_ index: Int, directoryId: Int64) -> AssetRecord {
+            AssetRecord(
+                uuid: UUID(), relativePath: "\(directory)/\(index).jpg", directoryId: directoryId, filename: "\(index).jpg",
+                mediaType: (index % 7 == 0 ? MediaType.video : .photo).databaseCode, pixelWidth: 4000, pixelHeight: 3000,
+                creationDate: 1_500_000_000 + Double(index / 3) * 60, creationDateSource: .exif,
+                modificationTime: 0, byteSize: 1_000_000, orientation: 1, format: "jpeg", hasEmbeddedThumbnail: false,
+                fingerprint: "synthetic:\(index)", isFavorite: index % 5 == 0, addedAt: addedAt.timeIntervalSince1970)
+        }
+        if let store = index as? PostgresIndexStore {
+            try await store.database.write { session in
+                let directoryId = try await session.directoryID(forPath: directory)
+                for index in 0..<count {
+                    var row = record(index, directoryId: directoryId)
+                    try await row.insert(session)
+                }
+            }
+            return
+        }
         try await database.pool.write { db in
             let directoryId = try DirectoryRecord.id(forPath: directory, in: db)
             for index in 0..<count {
-                var record = AssetRecord(
-                    uuid: UUID(), relativePath: "\(directory)/\(index).jpg", directoryId: directoryId, filename: "\(index).jpg",
-                    mediaType: (index % 7 == 0 ? MediaType.video : .photo).databaseCode, pixelWidth: 4000, pixelHeight: 3000,
-                    creationDate: 1_500_000_000 + Double(index / 3) * 60, creationDateSource: .exif,
-                    modificationTime: 0, byteSize: 1_000_000, orientation: 1, format: "jpeg", hasEmbeddedThumbnail: false,
-                    fingerprint: "synthetic:\(index)", isFavorite: index % 5 == 0, addedAt: addedAt.timeIntervalSince1970)
-                try record.insert(db)
+                var row = record(index, directoryId: directoryId)
+                try row.insert(db)
             }
         }
     }
