@@ -185,7 +185,7 @@ let package = Package(
             dependencies: ["IndexedLibrary", "PostgresIndex", "FolderLibrary", "LibraryTree", "ImagePipeline", "MediaProbing", "AssetsKit",
                            "TestSupport", "PostgresTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "LibraryOpeningTests", dependencies: ["LibraryOpening", "AssetsKit", "TestSupport"]),
+        .testTarget(name: "LibraryOpeningTests", dependencies: ["LibraryOpening", "PostgresIndex", "AssetsKit", "TestSupport", "PostgresTestSupport"]),
         .testTarget(
             name: "BucketLibraryTests",
             dependencies: ["BucketLibrary", "IndexedLibrary", "LibraryTree", "LibraryOpening", "ImagePipeline", "MediaProbing", "AssetsKit",

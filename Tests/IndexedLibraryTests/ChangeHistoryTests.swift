@@ -48,4 +48,19 @@ struct ChangeHistoryTests {
         #expect(received.changedAssets == [clip.id])
         #expect(received.collections[SmartAlbum.videos.collectionIdentifier] == CollectionChange(removed: [clip.id]))
     }
+
+    @Test("another instance's commits on the same index (another server) reach the live stream", arguments: IndexEngine.allCases)
+    func otherInstance(_ engine: IndexEngine) async throws {
+        let fixture = try await ChangeFixture(engine)
+        defer { fixture.remove() }
+        let other = try await fixture.tree.openLibrary()
+        let clip = try await fixture.asset("clip.mp4")
+        var iterator = fixture.library.changes().makeAsyncIterator()
+        let result = try await other.performChanges([.setFavorite([clip.id], true)])
+        var received = LibraryChange(token: ChangeToken(0))
+        while received.token < result.token, let next = await iterator.next() { received = next }
+        #expect(received.token == result.token)
+        #expect(received.changedAssets == [clip.id])
+        #expect(received.collections[SmartAlbum.favorites.collectionIdentifier] == CollectionChange(inserted: [clip.id]))
+    }
 }

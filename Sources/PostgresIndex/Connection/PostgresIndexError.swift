@@ -55,6 +55,7 @@ public enum PostgresIndexError: Error, Sendable, Hashable, CustomStringConvertib
 
     /// A socket error's few words (`connection refused`), without the rest of NIO's description.
     private static func reason(_ error: any Error) -> String {
+        if let error = error as? NIOConnectionError, let first = error.connectionErrors.first { return reason(first.error) }
         if let error = error as? IOError { return String(cString: strerror(error.errnoCode)).lowercased() }
         let text = String(describing: error)
         return text.count > 120 ? String(text.prefix(120)) + "…" : text
