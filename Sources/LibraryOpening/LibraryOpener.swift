@@ -121,7 +121,7 @@ public struct LibraryOpener: Sendable {
 
     /// The index in the PostgreSQL database at `address` of the library at `place`.
     private func postgresStore(_ address: PostgresAddress, place: String) async throws -> PostgresIndexStore {
-        try await PostgresIndexStore(database: try await PostgresDatabase(address: address), root: place)
+        try await PostgresIndexStore(database: try await PostgresPool(address: address), root: place)
     }
 
     /// The library in the bucket `root`, opened from its index: for every command but `index`.

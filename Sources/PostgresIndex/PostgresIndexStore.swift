@@ -9,11 +9,11 @@ import PostgresNIO
 /// It answers every operation as `SQLiteIndexStore` does — the same tables, the same counts
 /// (kept per directory by a trigger), keyset pages over the same browse indexes, the album list
 /// in a fixed number of statements, change batches and scan batches each one transaction — and
-/// the same test suite runs against both. Write transactions take turns (``PostgresDatabase``),
+/// the same test suite runs against both. Write transactions take turns (``PostgresPool``),
 /// so change tokens are in commit order; every commit that records changes notifies the other
 /// servers, which is how ``liveChanges()`` hears them (``PostgresChangeWatch``).
 package struct PostgresIndexStore: IndexStore {
-    package let database: PostgresDatabase
+    package let database: PostgresPool
     /// The library the database describes, as ``IndexedLibrary`` names its place.
     private let root: String
     /// The latest change token, followed for ``liveChanges()``.
@@ -21,7 +21,7 @@ package struct PostgresIndexStore: IndexStore {
 
     /// Opens the index in `database` for the library at `root` (its place: a folder's path or
     /// `s3://BUCKET/PREFIX`), migrating it to the current schema and recording the root.
-    package init(database: PostgresDatabase, root: String) async throws {
+    package init(database: PostgresPool, root: String) async throws {
         self.database = database
         self.root = root
         try await PostgresSchema.migrate(database)

@@ -53,7 +53,7 @@ struct TemporaryTree {
                                       diskCacheBytes: diskCacheBytes, now: now)
         case .postgresql:
             let server = try await PostgresServer.shared()
-            let database = try await PostgresDatabase(address: try await server.database(named: databaseName))
+            let database = try await PostgresPool(address: try await server.database(named: databaseName))
             let store = try await PostgresIndexStore(database: database, root: root.standardizedFileURL.path)
             return try IndexedLibrary(root: root, index: store, localFilesBeside: indexURL, originals: originals,
                                       reader: reader, imageManager: imageManager, diskCacheBytes: diskCacheBytes, now: now)

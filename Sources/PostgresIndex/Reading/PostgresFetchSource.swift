@@ -8,7 +8,7 @@ import Synchronization
 /// its own order is paged by OFFSET over its position index.
 final class PostgresFetchSource: FetchResultSource {
     let count: Int
-    private let database: PostgresDatabase
+    private let database: PostgresPool
     private let query: PostgresAssetQuery
     private let order: DateOrder
     private let inAlbumOrder: Bool
@@ -16,7 +16,7 @@ final class PostgresFetchSource: FetchResultSource {
     private let offset: Int
     private let lastPage = Mutex<(end: Int, keyset: PostgresAssetQuery.Keyset)?>(nil)
 
-    init(database: PostgresDatabase, query: PostgresAssetQuery, options: FetchOptions, total: Int) {
+    init(database: PostgresPool, query: PostgresAssetQuery, options: FetchOptions, total: Int) {
         self.database = database
         self.query = query
         order = options.sortOrder

@@ -23,7 +23,7 @@ enum PostgresSchema {
 
     /// Brings the database to the current version.
     /// - Throws: ``PostgresIndexError/newerSchema(_:version:known:)`` for a database a newer program migrated.
-    static func migrate(_ database: PostgresDatabase) async throws {
+    static func migrate(_ database: PostgresPool) async throws {
         try await database.write { session in
             try await session.execute("CREATE TABLE IF NOT EXISTS schema_version (version bigint NOT NULL)")
             let version = try await session.value("SELECT MAX(version) FROM schema_version", as: Int.self) ?? 0

@@ -19,7 +19,7 @@ final class PostgresChangeWatch: Sendable {
     private let listening = Mutex<Task<Void, Never>?>(nil)
 
     /// A watch that knows `latest` and starts listening to `database`.
-    init(database: PostgresDatabase, latest: Int64) {
+    init(database: PostgresPool, latest: Int64) {
         state = Mutex(State(latest: latest))
         let task = Task { [weak self] in
             while !Task.isCancelled {

@@ -10,7 +10,7 @@ import PostgresNIO
 /// change history's tokens are then handed out in commit order, and a reader that has seen a
 /// token has seen every change before it. One database value can serve several stores (the
 /// index now; sessions and picks later) over one pool.
-package final class PostgresDatabase: Sendable {
+package final class PostgresPool: Sendable {
     package let address: PostgresAddress
     let client: PostgresClient
     let logger: Logger
@@ -86,7 +86,7 @@ package final class PostgresDatabase: Sendable {
     }
 }
 
-/// One connection lent by a ``PostgresDatabase``, with the forms of statement the stores use.
+/// One connection lent by a ``PostgresPool``, with the forms of statement the stores use.
 package struct PostgresSession {
     let connection: PostgresConnection
     let logger: Logger
