@@ -13,6 +13,7 @@ import PostgresNIO
 /// so change tokens are in commit order; every commit that records changes notifies the other
 /// servers, which is how ``liveChanges()`` hears them (``PostgresChangeWatch``).
 package struct PostgresIndexStore: IndexStore {
+    /// The database's pool of connections.
     package let database: PostgresPool
     /// The library the database describes, as ``IndexedLibrary`` names its place.
     private let root: String

@@ -22,6 +22,7 @@ extension AssetRecord {
 /// collections it left, inserted into those it joined, changed in those it stayed in (each
 /// group in identifier order, so both stores record the same rows).
 package enum ListingTransition {
+    /// The `(kind, collection)` rows for an asset that was in `before`'s listings and is in `after`'s.
     package static func changes(from before: Set<CollectionIdentifier>,
                                 to after: Set<CollectionIdentifier>) -> [(kind: ChangeKind, collection: CollectionIdentifier)] {
         func sorted(_ set: Set<CollectionIdentifier>) -> [CollectionIdentifier] { set.sorted { $0.rawValue < $1.rawValue } }

@@ -13,9 +13,13 @@ package enum ChangeKind: String, Sendable {
 
 /// One row of the change history, as either store reads it back.
 package struct RecordedChange: Sendable {
+    /// The row's token: its place in the history.
     package var token: Int64
+    /// The asset changed, or `nil` for a change of the collection itself.
     package var asset: UUID?
+    /// The collection whose membership changed, or `nil` for a change of the asset itself.
     package var collection: CollectionIdentifier?
+    /// What happened.
     package var kind: ChangeKind
 
     package init(token: Int64, asset: UUID?, collection: CollectionIdentifier?, kind: ChangeKind) {

@@ -21,10 +21,15 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
         case disable, prefer, require
     }
 
+    /// The server's host and port, or its socket.
     public var endpoint: Endpoint
+    /// Who signs in.
     public var user: String
+    /// The password, if the server asks for one; never part of ``description``.
     public var password: String?
+    /// The database holding the index.
     public var database: String
+    /// Whether TCP connections use TLS.
     public var tls: TLSMode
 
     /// Whether `string` is meant as a PostgreSQL address (its scheme), valid or not.
@@ -77,13 +82,6 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
         case let .tcp(host, port): "\(user)@\(host):\(port)/\(database)"
         case let .socket(path): "\(user)@\(path)/\(database)"
         }
-    }
-
-    /// The same address with another database (the tests' fresh ones).
-    public func with(database: String) -> PostgresAddress {
-        var address = self
-        address.database = database
-        return address
     }
 
     /// The pool's configuration.

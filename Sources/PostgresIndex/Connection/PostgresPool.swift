@@ -11,6 +11,7 @@ import PostgresNIO
 /// token has seen every change before it. One database value can serve several stores (the
 /// index now; sessions and picks later) over one pool.
 package final class PostgresPool: Sendable {
+    /// Where the database is.
     package let address: PostgresAddress
     let client: PostgresClient
     let logger: Logger
