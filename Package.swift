@@ -217,7 +217,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["assets-picker", "AssetsKit", "LibraryOpening", "TestSupport", "S3Storage", "S3TestSupport",
+            dependencies: ["assets-picker", "AssetsKit", "LibraryOpening", "TestSupport", "S3Storage", "S3TestSupport", "PostgresTestSupport",
                            .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")]
         ),
