@@ -40,8 +40,15 @@ struct PostgresAssetQuery: Sendable {
             conditions = [Self.visible, "asset.mediaType = \(MediaType.video.databaseCode)"]
             countConditions = ["mediaType = \(MediaType.video.databaseCode)"]
         case .smart(.recentlyAdded):
-            conditions = [Self.visible, "asset.addedAt >= ?"]
-            arguments = [.seconds(recentlyAddedSince.timeIntervalSince1970)]
+            if try await Self.isEverythingAdded(since: recentlyAddedSince, in: session) {
+                // Every visible asset was added since the cut-off (a library's first days): the
+                // album is All Photos, counted from `asset_count` rather than by a range count.
+                conditions = [Self.visible]
+                countConditions = []
+            } else {
+                conditions = [Self.visible, "asset.addedAt >= ?"]
+                arguments = [.seconds(recentlyAddedSince.timeIntervalSince1970)]
+            }
         case .smart(.recentlyDeleted):
             conditions = ["asset.deletedAt IS NOT NULL"]
         case .album(let uuid):
@@ -64,6 +71,12 @@ struct PostgresAssetQuery: Sendable {
             conditions.append("asset.mediaType = \(code)")
             countConditions?.append("mediaType = \(code)")
         }
+    }
+
+    /// Whether every visible asset was added at or after `since` (one seek into `asset_added`).
+    static func isEverythingAdded(since: Date, in session: PostgresSession) async throws -> Bool {
+        let oldest = try await session.value("SELECT MIN(addedAt) FROM asset WHERE \(unescaped: visible)", as: Double.self)
+        return oldest.map { $0 >= since.timeIntervalSince1970 } ?? true
     }
 
     /// The media type code a filter keeps, `nil` for all.
