@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "FolderLibrary", targets: ["FolderLibrary"]),
         .library(name: "IndexedLibrary", targets: ["IndexedLibrary"]),
         .library(name: "BucketLibrary", targets: ["BucketLibrary"]),
+        .library(name: "PostgresIndex", targets: ["PostgresIndex"]),
         .library(name: "LibraryOpening", targets: ["LibraryOpening"]),
         .library(name: "DemoLibrary", targets: ["DemoLibrary"]),
         .library(name: "AssetExport", targets: ["AssetExport"]),
@@ -36,6 +37,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // libvips as the system provides it (Debian: libvips-dev); only the shim sees its headers.
@@ -78,10 +80,17 @@ let package = Package(
             name: "BucketLibrary",
             dependencies: ["AssetsKit", "ImagePipeline", "MediaProbing", "LibraryTree", "IndexedLibrary", "S3Storage"]
         ),
+        // An indexed library's records in PostgreSQL (postgres-nio): the IndexStore for many servers over one library, changes pushed by LISTEN/NOTIFY.
+        .target(
+            name: "PostgresIndex",
+            dependencies: ["AssetsKit", "LibraryTree", "MediaProbing", "IndexedLibrary",
+                           .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "Logging", package: "swift-log")]
+        ),
         // Opening a library folder or bucket: the backend choice and where its index lives.
         .target(
             name: "LibraryOpening",
-            dependencies: ["AssetsKit", "ImagePipeline", "MediaProbing", "FolderLibrary", "IndexedLibrary", "BucketLibrary", "S3Storage"]
+            dependencies: ["AssetsKit", "ImagePipeline", "MediaProbing", "FolderLibrary", "IndexedLibrary", "BucketLibrary", "PostgresIndex", "S3Storage"]
         ),
         // The built-in demo library: generated camera photos (with EXIF) and short videos (through ffmpeg), made on first use.
         .target(name: "DemoLibrary", dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline", "ProcessRunning", "SyntheticMedia"]),
@@ -158,6 +167,13 @@ let package = Package(
             ],
             path: "Tests/S3Support"
         ),
+        // A real PostgreSQL server for tests (Debian's postgresql-15, started once per test process as an unprivileged user), a fresh database per test; used by tests only.
+        .target(
+            name: "PostgresTestSupport",
+            dependencies: ["PostgresIndex", "ProcessRunning", .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "Logging", package: "swift-log")],
+            path: "Tests/PostgresSupport"
+        ),
         .testTarget(name: "AssetsKitTests", dependencies: ["AssetsKit"]),
         .testTarget(name: "ImageMetadataTests", dependencies: ["ImageMetadata", "ImagePipeline", "AssetsKit", "TestSupport"]),
         .testTarget(
@@ -169,10 +185,10 @@ let package = Package(
         .testTarget(name: "FolderLibraryTests", dependencies: ["FolderLibrary", "LibraryTree", "ImagePipeline", "MediaProbing", "AssetsKit", "TestSupport"]),
         .testTarget(
             name: "IndexedLibraryTests",
-            dependencies: ["IndexedLibrary", "FolderLibrary", "LibraryTree", "ImagePipeline", "MediaProbing", "AssetsKit", "TestSupport",
-                           .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["IndexedLibrary", "PostgresIndex", "FolderLibrary", "LibraryTree", "ImagePipeline", "MediaProbing", "AssetsKit",
+                           "TestSupport", "PostgresTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "LibraryOpeningTests", dependencies: ["LibraryOpening", "AssetsKit", "TestSupport"]),
+        .testTarget(name: "LibraryOpeningTests", dependencies: ["LibraryOpening", "PostgresIndex", "AssetsKit", "TestSupport", "PostgresTestSupport"]),
         .testTarget(
             name: "BucketLibraryTests",
             dependencies: ["BucketLibrary", "IndexedLibrary", "LibraryTree", "LibraryOpening", "ImagePipeline", "MediaProbing", "AssetsKit",
@@ -204,7 +220,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["assets-picker", "AssetsKit", "LibraryOpening", "TestSupport", "S3Storage", "S3TestSupport",
+            dependencies: ["assets-picker", "AssetsKit", "LibraryOpening", "TestSupport", "S3Storage", "S3TestSupport", "PostgresTestSupport",
                            .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")]
         ),

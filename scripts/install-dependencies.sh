@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs the system packages AssetsPicker needs on Debian, and moto's S3 server for the tests, only
-# those missing (idempotent).
+# Installs the system packages AssetsPicker needs on Debian (PostgreSQL's server among them, which the
+# tests start on their own), and moto's S3 server for the tests, only those missing (idempotent).
 set -euo pipefail
 
 packages=(
@@ -13,6 +13,7 @@ packages=(
   libjpeg-turbo-progs        # djpeg: the decode floor the benchmarks print
   imagemagick                # convert: the other benchmark peer
   libimage-exiftool-perl     # exiftool: the tests' second reader and writer of metadata (location-free originals)
+  postgresql                 # the index on PostgreSQL: its tests start a server of their own (Tests/PostgresSupport)
 )
 
 missing=()

@@ -6,13 +6,13 @@ import LibraryTree
 /// `album:<uuid>`, `directory:<uuid>`. Stable across runs and reopenings; the folder library's
 /// `camera-roll` and `assets-library://group/?id=<uuid>` are read as All Photos and the folder
 /// (``TreeCollection``, `CollectionID+TreeCollection.swift`).
-enum CollectionID: Hashable, Sendable {
+package enum CollectionID: Hashable, Sendable {
     case smart(SmartAlbum)
     /// A user album or folder.
     case album(UUID)
     case directory(UUID)
 
-    init?(_ identifier: CollectionIdentifier) {
+    package init?(_ identifier: CollectionIdentifier) {
         if let tree = TreeCollection(identifier) {
             self.init(tree)
             return
@@ -35,8 +35,8 @@ enum CollectionID: Hashable, Sendable {
         }
     }
 
-    static func album(_ uuid: UUID) -> CollectionIdentifier { CollectionIdentifier("album:\(uuid.uuidString)") }
-    static func directory(_ uuid: UUID) -> CollectionIdentifier { CollectionIdentifier("directory:\(uuid.uuidString)") }
+    package static func album(_ uuid: UUID) -> CollectionIdentifier { CollectionIdentifier("album:\(uuid.uuidString)") }
+    package static func directory(_ uuid: UUID) -> CollectionIdentifier { CollectionIdentifier("directory:\(uuid.uuidString)") }
 }
 
 /// The collections an indexed library keeps by rule, in the order they are listed.
@@ -77,7 +77,7 @@ public enum SmartAlbum: String, Sendable, CaseIterable {
 
 extension SmartAlbum {
     /// The album as a collection holding `count` assets (All Photos is the camera roll).
-    func collection(count: Int) -> AssetCollection {
+    package func collection(count: Int) -> AssetCollection {
         AssetCollection(id: collectionIdentifier, title: title, kind: self == .all ? .cameraRoll : .smartAlbum, smartKind: kind,
                         estimatedAssetCount: count)
     }

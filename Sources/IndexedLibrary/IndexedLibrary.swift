@@ -69,16 +69,27 @@ public final class IndexedLibrary: FolderAuthorizing {
                              reader: any MediaMetadataReading = MediaMetadataReader(),
                              imageManager: CachingImageManager? = nil, diskCacheBytes: Int64? = nil,
                              now: @escaping @Sendable () -> Date = { Date() }) throws {
+        try self.init(root: root, index: SQLiteIndexStore(url: databaseURL), localFilesBeside: databaseURL, originals: originals,
+                      reader: reader, imageManager: imageManager, diskCacheBytes: diskCacheBytes, now: now)
+    }
+
+    /// A library over `index` (a store in a target of its own, such as one on PostgreSQL) that
+    /// keeps what belongs to this machine — the photos' previews and the disk cache of the
+    /// default image manager — beside `localURL`, where a SQLite index would be (``PreviewStore/init(besideIndexAt:)``).
+    package convenience init(root: URL, index: any IndexStore, localFilesBeside localURL: URL, originals: (any OriginalsStore)? = nil,
+                             reader: any MediaMetadataReading = MediaMetadataReader(),
+                             imageManager: CachingImageManager? = nil, diskCacheBytes: Int64? = nil,
+                             now: @escaping @Sendable () -> Date = { Date() }) throws {
         let manager = try imageManager ?? {
             let renderer = (reader as? MediaMetadataReader)?.renderer ?? ImageRenderer()
             let diskCache = try diskCacheBytes.map {
-                try DiskImageCache(directory: databaseURL.deletingLastPathComponent().appendingPathComponent("cache", isDirectory: true),
+                try DiskImageCache(directory: localURL.deletingLastPathComponent().appendingPathComponent("cache", isDirectory: true),
                                    byteLimit: $0)
             }
             return CachingImageManager(diskCache: diskCache, rendering: LibvipsImageRendering(renderer: renderer))
         }()
-        try self.init(root: root, index: SQLiteIndexStore(url: databaseURL), originals: originals, reader: reader,
-                      imageManager: manager, previews: PreviewStore(besideIndexAt: databaseURL), now: now)
+        try self.init(root: root, index: index, originals: originals, reader: reader,
+                      imageManager: manager, previews: PreviewStore(besideIndexAt: localURL), now: now)
     }
 
     /// A library over any ``IndexStore`` (a store in a target of its own, such as one on

@@ -5,6 +5,7 @@ import Foundation
 import ImagePipeline
 import IndexedLibrary
 import MediaProbing
+import PostgresIndex
 import S3Storage
 
 /// Opens a library folder with the backend asked for: the manager of the original design,
@@ -24,6 +25,11 @@ import S3Storage
 /// says. Only ``indexedLibrary(root:indexURL:)`` (the `index` command) makes its index; every other
 /// opening of a bucket not indexed yet says to run `assets-picker index` first
 /// (``BucketOpeningError``). Opening it touches no network: browsing works with the bucket unreachable.
+///
+/// With ``database`` naming PostgreSQL, the index is that database, whatever the folder or
+/// bucket (`auto` then always means indexed); previews and caches stay where the SQLite file
+/// would be. An unreachable server, a refused password or a wrong URL fail with one line
+/// (``PostgresIndexError``), never printing the password.
 public struct LibraryOpener: Sendable {
     /// Reads file metadata (and sets the pixel limit) for either backend.
     public var reader: MediaMetadataReader
@@ -35,16 +41,19 @@ public struct LibraryOpener: Sendable {
     public var canCreateIndex: @Sendable (URL) -> Bool
     /// How libraries in buckets are reached.
     public var bucketConnection: BucketConnection
+    /// Where indexes keep their records: the SQLite file (default) or a PostgreSQL database.
+    public var database: IndexDatabase
 
     public init(reader: MediaMetadataReader = MediaMetadataReader(), imageManager: CachingImageManager? = nil,
                 dataFolder: URL = IndexLocation.dataFolder(),
                 canCreateIndex: @escaping @Sendable (URL) -> Bool = IndexLocation.canCreate(at:),
-                bucketConnection: BucketConnection = BucketConnection()) {
+                bucketConnection: BucketConnection = BucketConnection(), database: IndexDatabase = .sqliteFile) {
         self.reader = reader
         self.imageManager = imageManager
         self.dataFolder = dataFolder
         self.canCreateIndex = canCreateIndex
         self.bucketConnection = bucketConnection
+        self.database = database
     }
 
     /// Whether `root` names a library in a bucket (`s3://…`) rather than a folder.
@@ -67,7 +76,7 @@ public struct LibraryOpener: Sendable {
     ///   - mayCreateIndex: Whether `auto` may choose a missing index that can be created.
     public func resolve(root: URL, backend: LibraryBackend, indexURL: URL? = nil, mayCreateIndex: Bool = false) -> LibraryBackend {
         guard backend == .auto else { return backend }
-        if Self.isBucket(root) { return .indexed }
+        if Self.isBucket(root) || database != .sqliteFile { return .indexed }
         let index = indexURL ?? defaultIndexURL(forRoot: root)
         return IndexLocation.exists(at: index) || (mayCreateIndex && canCreateIndex(index)) ? .indexed : .folder
     }
@@ -100,10 +109,19 @@ public struct LibraryOpener: Sendable {
     /// - Throws: ``LibraryError/accessDenied(path:reason:)`` when `root` is not a readable
     ///   folder (nothing is created then), or what opening the index threw.
     public func indexedLibrary(root: URL, indexURL: URL? = nil) async throws -> any PhotoLibrary & LibraryIndexing {
-        if Self.isBucket(root) { return try bucketLibrary(root, indexURL: indexURL ?? defaultIndexURL(forRoot: root)) }
+        if Self.isBucket(root) { return try await bucketLibrary(root, indexURL: indexURL ?? defaultIndexURL(forRoot: root)) }
         _ = try await readableFolder(root)
-        return try IndexedLibrary(root: root, databaseURL: indexURL ?? defaultIndexURL(forRoot: root), reader: reader,
-                                  imageManager: imageManager)
+        let indexURL = indexURL ?? defaultIndexURL(forRoot: root)
+        if case .postgres(let address) = database {
+            return try IndexedLibrary(root: root, index: try await postgresStore(address, place: root.standardizedFileURL.path),
+                                      localFilesBeside: indexURL, reader: reader, imageManager: imageManager)
+        }
+        return try IndexedLibrary(root: root, databaseURL: indexURL, reader: reader, imageManager: imageManager)
+    }
+
+    /// The index in the PostgreSQL database at `address` of the library at `place`.
+    private func postgresStore(_ address: PostgresAddress, place: String) async throws -> PostgresIndexStore {
+        try await PostgresIndexStore(database: try await PostgresPool(address: address), root: place)
     }
 
     /// The library in the bucket `root`, opened from its index: for every command but `index`.
@@ -113,21 +131,26 @@ public struct LibraryOpener: Sendable {
         let place = root.absoluteString
         guard backend != .folder else { throw BucketOpeningError.alwaysIndexed(place: place) }
         let index = indexURL ?? defaultIndexURL(forRoot: root)
-        guard IndexLocation.exists(at: index) else { throw BucketOpeningError.notIndexed(place: place) }
-        let library = try bucketLibrary(root, indexURL: index)
+        guard database != .sqliteFile || IndexLocation.exists(at: index) else { throw BucketOpeningError.notIndexed(place: place) }
+        let library = try await bucketLibrary(root, indexURL: index)
         guard try await library.hasCompletedScan() else { throw BucketOpeningError.notIndexed(place: place) }
         return library
     }
 
     /// The indexed library over the bucket `root`, its index at `indexURL` (made when missing),
-    /// its originals fetched into the folder beside it. Touches no network.
-    private func bucketLibrary(_ root: URL, indexURL: URL) throws -> IndexedLibrary {
+    /// its originals fetched into the folder beside it. Touches no network but a PostgreSQL
+    /// database's, when ``database`` names one (the index is then there).
+    private func bucketLibrary(_ root: URL, indexURL: URL) async throws -> IndexedLibrary {
         guard let location = S3Location(string: root.absoluteString) else { throw BucketOpeningError.invalidAddress(root.absoluteString) }
         let client = S3Client(configuration: try bucketConnection.configuration())
         let store = BucketOriginalsStore(location: location, client: client,
                                          cacheFolder: BucketOriginalsStore.cacheFolder(besideIndexAt: indexURL),
                                          byteBudget: bucketConnection.originalsByteBudget ?? BucketOriginalsStore.defaultByteBudget,
                                          rescanInterval: bucketConnection.rescanInterval ?? BucketOriginalsStore.defaultRescanInterval)
+        if case .postgres(let address) = database {
+            return try IndexedLibrary(root: store.rootURL, index: try await postgresStore(address, place: store.rootURL.absoluteString),
+                                      localFilesBeside: indexURL, originals: store, reader: reader, imageManager: imageManager)
+        }
         return try IndexedLibrary(root: store.rootURL, databaseURL: indexURL, originals: store, reader: reader, imageManager: imageManager)
     }
 

@@ -14,6 +14,8 @@ struct LibraryOptions: ParsableArguments {
 
     @OptionGroup(title: "Buckets") var bucket: BucketOptions
 
+    @OptionGroup(title: "Database") var database: DatabaseOptions
+
     @Option(name: .long, help: ArgumentHelp("Which backend opens the library: auto, indexed or folder.", discussion: """
         auto: the indexed library when the library has an index (commands that change or serve \
         the library make one when missing), else the folder library. indexed: the index, made \
@@ -44,7 +46,7 @@ struct LibraryOptions: ParsableArguments {
             root = try await DemoLibrary.prepare()
             mayCreateIndex = true // the demo library is the tool's own: always shown indexed
         }
-        let opener = opener()
+        let opener = try opener()
         let indexURL = index ?? opener.defaultIndexURL(forRoot: root)
         let bar = TerminalProgress(label: "Indexing")
         let library = try await opener.open(root: root, backend: backend, indexURL: indexURL, mayCreateIndex: mayCreateIndex) { progress in
@@ -55,11 +57,12 @@ struct LibraryOptions: ParsableArguments {
     }
 
     /// The opener with this command's pixel limit and the shared rendition cache.
-    func opener() -> LibraryOpener {
+    /// - Throws: A `ValidationError` for a `--database` (or `ASSETS_PICKER_DATABASE_URL`) that is not a PostgreSQL URL.
+    func opener() throws -> LibraryOpener {
         let renderer = ImageRenderer(configuration: PipelineConfiguration(maxPixels: maxPixels))
         return LibraryOpener(reader: MediaMetadataReader(renderer: renderer),
                              imageManager: CachingImageManager(diskCache: Self.diskCache(), rendering: LibvipsImageRendering(renderer: renderer)),
-                             bucketConnection: bucket.connection)
+                             bucketConnection: bucket.connection, database: try database.indexDatabase())
     }
 }
 

@@ -5,9 +5,9 @@ import Testing
 
 @Suite("Change requests: albums and folders")
 struct AlbumChangeTests {
-    @Test("albums and folders are created, nested, renamed and deleted; deleting an album keeps its assets")
-    func createRenameDelete() async throws {
-        let fixture = try await ChangeFixture()
+    @Test("albums and folders are created, nested, renamed and deleted; deleting an album keeps its assets", arguments: IndexEngine.allCases)
+    func createRenameDelete(_ engine: IndexEngine) async throws {
+        let fixture = try await ChangeFixture(engine)
         defer { fixture.remove() }
         let library = fixture.library
         let folder = try await library.performChanges([.createFolder(title: "Trips")]).insertedCollections[0]
@@ -34,9 +34,9 @@ struct AlbumChangeTests {
         await #expect(throws: LibraryError.self) { try await library.assets(in: created[0], options: FetchOptions()) }
     }
 
-    @Test("members are appended in order without duplicates, removed, and reordered; album order is listed on request")
-    func membershipAndOrder() async throws {
-        let fixture = try await ChangeFixture()
+    @Test("members are appended in order without duplicates, removed, and reordered; album order is listed on request", arguments: IndexEngine.allCases)
+    func membershipAndOrder(_ engine: IndexEngine) async throws {
+        let fixture = try await ChangeFixture(engine)
         defer { fixture.remove() }
         let library = fixture.library
         let album = try await library.performChanges([.createAlbum(title: "Best")]).insertedCollections[0]

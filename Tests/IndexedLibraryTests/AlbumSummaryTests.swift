@@ -2,6 +2,7 @@ import AssetsKit
 import Foundation
 import GRDB
 @testable import IndexedLibrary
+import LibraryTree
 import Synchronization
 import Testing
 
@@ -10,8 +11,8 @@ struct AlbumSummaryTests {
     /// A scanned tree with nested, empty and hidden folders, tied creation dates (the same file
     /// twice in one folder and in two folders), favourites, hidden and deleted assets, folders
     /// holding only hidden or only deleted assets, and albums (one in a folder, one empty).
-    private static func makeLibrary(now: @escaping @Sendable () -> Date) async throws -> (TemporaryTree, IndexedLibrary) {
-        let tree = try TemporaryTree()
+    private static func makeLibrary(_ engine: IndexEngine, now: @escaping @Sendable () -> Date) async throws -> (TemporaryTree, IndexedLibrary) {
+        let tree = try TemporaryTree(engine: engine)
         let files = [
             ("A_camera_exif/jhead__sony.jpg", "2019/sony.jpg"), ("A_camera_exif/jhead__sony.jpg", "2019/sony-copy.jpg"),
             ("A_camera_exif/goexif__sample1.jpg", "2019/sample.jpg"), ("A_camera_exif/jhead__olympus.jpg", "2019/trip/olympus.jpg"),
@@ -22,11 +23,11 @@ struct AlbumSummaryTests {
         ]
         for (source, destination) in files { try tree.copy(source, to: destination) }
         try FileManager.default.createDirectory(at: tree.url("empty/nested-empty"), withIntermediateDirectories: true)
-        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL, now: now)
+        let library = try await tree.openLibrary(now: now)
         try await library.scan()
         func id(_ path: String) async throws -> AssetIdentifier {
-            let record = try await library.database.pool.read { db in try AssetRecord.filter(Column("relativePath") == path).fetchOne(db) }
-            return try #require(record).asset.id
+            let uuid = AssetUUID.forFile(atRelativePath: path)
+            return try #require(try await library.index.records(uuids: [uuid])[uuid]).asset.id
         }
         let folder = try await library.performChanges([.createFolder(title: "Trips")]).insertedCollections[0]
         let albums = try await library.performChanges([
@@ -55,10 +56,10 @@ struct AlbumSummaryTests {
         return summaries
     }
 
-    @Test("equals asking each collection, for every media filter, with most or few assets recently added")
-    func equalsPerCollection() async throws {
+    @Test("equals asking each collection, for every media filter, with most or few assets recently added", arguments: IndexEngine.allCases)
+    func equalsPerCollection(_ engine: IndexEngine) async throws {
         let clock = Mutex(Date())
-        let (tree, library) = try await Self.makeLibrary(now: { clock.withLock { $0 } })
+        let (tree, library) = try await Self.makeLibrary(engine, now: { clock.withLock { $0 } })
         defer { tree.remove() }
         for phase in ["all recently added", "one recently added"] {
             for filter in MediaFilter.allCases {
@@ -88,7 +89,7 @@ struct AlbumSummaryTests {
     func directoryKeysFollowChanges() async throws {
         let tree = try TemporaryTree()
         defer { tree.remove() }
-        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
+        let library = try await tree.openLibrary()
         for directory in ["one", "two", "three"] { try await library.insertSyntheticAssets(120, in: directory) }
         try await library.database.pool.write { db in
             let two = try Int64.fetchOne(db, sql: "SELECT id FROM directory WHERE relativePath = 'two'")
@@ -115,7 +116,7 @@ struct AlbumSummaryTests {
         func statements(folders: Int) async throws -> Int {
             let tree = try TemporaryTree()
             defer { tree.remove() }
-            let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
+            let library = try await tree.openLibrary()
             for folder in 0..<folders { try await library.insertSyntheticAssets(3, in: "day-\(folder)") }
             let albums = try await library.performChanges((0..<folders / 2).map { .createAlbum(title: "album \($0)") }).insertedCollections
             let members = try await collect(library.assets(in: SmartAlbum.all.collectionIdentifier, options: FetchOptions(mediaFilter: .photo, limit: 3)))

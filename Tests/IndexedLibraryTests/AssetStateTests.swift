@@ -5,9 +5,9 @@ import Testing
 
 @Suite("Change requests: favourites, hidden, delete, restore, purge")
 struct AssetStateTests {
-    @Test("favourites fill Favorites; hidden assets leave every listing and count")
-    func favoritesAndHidden() async throws {
-        let fixture = try await ChangeFixture()
+    @Test("favourites fill Favorites; hidden assets leave every listing and count", arguments: IndexEngine.allCases)
+    func favoritesAndHidden(_ engine: IndexEngine) async throws {
+        let fixture = try await ChangeFixture(engine)
         defer { fixture.remove() }
         let sony = try await fixture.asset("sony.jpg"), clip = try await fixture.asset("clip.mp4")
         try await fixture.library.performChanges([.setFavorite([sony.id, clip.id], true)])
@@ -26,9 +26,9 @@ struct AssetStateTests {
         #expect(try await fixture.count(.favorites) == 1)
     }
 
-    @Test("delete moves assets to Recently Deleted, out of albums and counts; restore brings them back")
-    func deleteAndRestore() async throws {
-        let fixture = try await ChangeFixture()
+    @Test("delete moves assets to Recently Deleted, out of albums and counts; restore brings them back", arguments: IndexEngine.allCases)
+    func deleteAndRestore(_ engine: IndexEngine) async throws {
+        let fixture = try await ChangeFixture(engine)
         defer { fixture.remove() }
         let library = fixture.library
         let sony = try await fixture.asset("sony.jpg"), clip = try await fixture.asset("clip.mp4")
@@ -51,9 +51,9 @@ struct AssetStateTests {
         #expect(try await library.scan().removed == 0)
     }
 
-    @Test("purge removes an imported file, forgets an adopted original without touching it, and a rescan does not adopt it again")
-    func purge() async throws {
-        let fixture = try await ChangeFixture()
+    @Test("purge removes an imported file, forgets an adopted original without touching it, and a rescan does not adopt it again", arguments: IndexEngine.allCases)
+    func purge(_ engine: IndexEngine) async throws {
+        let fixture = try await ChangeFixture(engine)
         defer { fixture.remove() }
         let library = fixture.library
         let sony = try await fixture.asset("sony.jpg")

@@ -9,8 +9,8 @@ struct BackendAgreementTests {
     /// A tree with media in the root, nested folders, digit-named folders, empty folders (one
     /// holding only a text file), a hidden folder and a hidden file; no two files share a
     /// capture date, so every key asset is the same file on both backends.
-    private static func makeTree() throws -> TemporaryTree {
-        let tree = try TemporaryTree()
+    private static func makeTree(engine: IndexEngine) throws -> TemporaryTree {
+        let tree = try TemporaryTree(engine: engine)
         let files = [
             ("A_camera_exif/jhead__sony.jpg", "root.jpg"), ("A_camera_exif/goexif__sample1.jpg", "2019/sample.jpg"),
             ("A_camera_exif/jhead__olympus.jpg", "2019/trip/olympus.jpg"), ("E_formats/puremagic__test.mp4", "2019/trip/day2/clip.mp4"),
@@ -48,11 +48,11 @@ struct BackendAgreementTests {
         return (Row(roll, title: "camera roll"), summaries.filter { $0.collection.kind == .directory }.map { Row($0) })
     }
 
-    @Test("folders, empty ones included, with the same titles, counts and posters under every media filter")
-    func sameAlbumList() async throws {
-        let tree = try Self.makeTree()
+    @Test("folders, empty ones included, with the same titles, counts and posters under every media filter", arguments: IndexEngine.allCases)
+    func sameAlbumList(_ engine: IndexEngine) async throws {
+        let tree = try Self.makeTree(engine: engine)
         defer { tree.remove() }
-        let indexed = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
+        let indexed = try await tree.openLibrary()
         try await indexed.scan()
         let folder = FolderLibrary(root: tree.root)
         for filter in MediaFilter.allCases {

@@ -8,11 +8,11 @@ import Testing
 /// `any PhotoLibrary` asks it: no cast, no backend name.
 @Suite("An indexed library's capabilities")
 struct CapabilityTests {
-    @Test("over writable originals: it is scanned, takes changes and imports, keeps history and drafts, can be watched, reports no skipped files")
-    func writable() async throws {
-        let tree = try RescanTests.makeTree()
+    @Test("over writable originals: it is scanned, takes changes and imports, keeps history and drafts, can be watched, reports no skipped files", arguments: IndexEngine.allCases)
+    func writable(_ engine: IndexEngine) async throws {
+        let tree = try RescanTests.makeTree(engine: engine)
         defer { tree.remove() }
-        let library: any PhotoLibrary = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
+        let library: any PhotoLibrary = try await tree.openLibrary()
         let indexing = try #require(library.indexing)
         #expect(try await !indexing.hasCompletedScan())
         #expect(try await indexing.scan(progress: nil).added == 4)
@@ -42,11 +42,11 @@ struct CapabilityTests {
         #expect(reported.last == LibraryWatchEvent(.routine, "stopped watching"))
     }
 
-    @Test("over originals that cannot be written: no changes or imports; scans, history and drafts still work, kept in the index")
-    func readOnlyOriginals() async throws {
-        let tree = try RescanTests.makeTree()
+    @Test("over originals that cannot be written: no changes or imports; scans, history and drafts still work, kept in the index", arguments: IndexEngine.allCases)
+    func readOnlyOriginals(_ engine: IndexEngine) async throws {
+        let tree = try RescanTests.makeTree(engine: engine)
         defer { tree.remove() }
-        let library: any PhotoLibrary = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL,
+        let library: any PhotoLibrary = try await tree.openLibrary(
                                                            originals: ReadOnlyOriginals(root: tree.root))
         try await #require(library.indexing).scan(progress: nil)
         #expect(library.changing == nil)

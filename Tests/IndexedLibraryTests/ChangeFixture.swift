@@ -1,6 +1,6 @@
 import AssetsKit
 import Foundation
-import GRDB
+import LibraryTree
 @testable import IndexedLibrary
 
 /// A scanned library of four files (`2019/sony.jpg`, `2019/sample.jpg`, `2020/olympus.jpg`,
@@ -9,18 +9,16 @@ struct ChangeFixture {
     let tree: TemporaryTree
     let library: IndexedLibrary
 
-    init(now: @escaping @Sendable () -> Date = { Date() }) async throws {
-        tree = try RescanTests.makeTree()
-        library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL, now: now)
+    init(_ engine: IndexEngine = .sqlite, now: @escaping @Sendable () -> Date = { Date() }) async throws {
+        tree = try RescanTests.makeTree(engine: engine)
+        library = try await tree.openLibrary(now: now)
         try await library.scan()
     }
 
     /// The asset of the file named `filename` (Recently Deleted included).
     func asset(_ filename: String) async throws -> Asset {
-        let record = try await library.database.pool.read { db in
-            try AssetRecord.filter(Column("filename") == filename).fetchOne(db)
-        }
-        guard let record else { throw LibraryError.assetNotFound(filename) }
+        let rows = try await library.index.records(uuids: [AssetUUID.forFile(atRelativePath: RescanTests.path(of: filename))])
+        guard let record = rows.values.first else { throw LibraryError.assetNotFound(filename) }
         return record.asset
     }
 
@@ -34,7 +32,7 @@ struct ChangeFixture {
 
     /// The latest change token in the index.
     func token() async throws -> ChangeToken {
-        ChangeToken(try await library.database.pool.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(token) FROM change") ?? 0 })
+        ChangeToken(Int64(try await library.integer("SELECT MAX(token) FROM change") ?? 0))
     }
 
     /// Every regular file under the root, by relative path.

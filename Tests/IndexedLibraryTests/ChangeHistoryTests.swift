@@ -5,9 +5,9 @@ import Testing
 
 @Suite("Change requests: tokens and live changes")
 struct ChangeHistoryTests {
-    @Test("changes(since:) from a new instance on the same index reports exactly what each collection gained, lost and changed")
-    func changesAcrossReopen() async throws {
-        let fixture = try await ChangeFixture()
+    @Test("changes(since:) from a new instance on the same index reports exactly what each collection gained, lost and changed", arguments: IndexEngine.allCases)
+    func changesAcrossReopen(_ engine: IndexEngine) async throws {
+        let fixture = try await ChangeFixture(engine)
         defer { fixture.remove() }
         let sony = try await fixture.asset("sony.jpg"), sample = try await fixture.asset("sample.jpg")
         let album = try await fixture.library.performChanges([.createAlbum(title: "A")]).insertedCollections[0]
@@ -20,7 +20,7 @@ struct ChangeHistoryTests {
         #expect(try await fixture.token() == result.token)
         let imported = result.insertedAssets[0]
 
-        let reopened = try IndexedLibrary(root: fixture.tree.root, databaseURL: fixture.tree.indexURL)
+        let reopened = try await fixture.tree.openLibrary()
         let change = try await reopened.changes(since: start)
         #expect(change.token == result.token)
         #expect(change.insertedAssets == [imported])
@@ -34,9 +34,9 @@ struct ChangeHistoryTests {
         #expect(try await reopened.changes(since: result.token).isEmpty)
     }
 
-    @Test("the live stream delivers a performChanges as it commits, even right after subscribing")
-    func liveStream() async throws {
-        let fixture = try await ChangeFixture()
+    @Test("the live stream delivers a performChanges as it commits, even right after subscribing", arguments: IndexEngine.allCases)
+    func liveStream(_ engine: IndexEngine) async throws {
+        let fixture = try await ChangeFixture(engine)
         defer { fixture.remove() }
         let clip = try await fixture.asset("clip.mp4")
         // No pause: a change committed right after subscribing belongs to the stream.
@@ -47,5 +47,20 @@ struct ChangeHistoryTests {
         #expect(received.token == result.token)
         #expect(received.changedAssets == [clip.id])
         #expect(received.collections[SmartAlbum.videos.collectionIdentifier] == CollectionChange(removed: [clip.id]))
+    }
+
+    @Test("another instance's commits on the same index (another server) reach the live stream", arguments: IndexEngine.allCases)
+    func otherInstance(_ engine: IndexEngine) async throws {
+        let fixture = try await ChangeFixture(engine)
+        defer { fixture.remove() }
+        let other = try await fixture.tree.openLibrary()
+        let clip = try await fixture.asset("clip.mp4")
+        var iterator = fixture.library.changes().makeAsyncIterator()
+        let result = try await other.performChanges([.setFavorite([clip.id], true)])
+        var received = LibraryChange(token: ChangeToken(0))
+        while received.token < result.token, let next = await iterator.next() { received = next }
+        #expect(received.token == result.token)
+        #expect(received.changedAssets == [clip.id])
+        #expect(received.collections[SmartAlbum.favorites.collectionIdentifier] == CollectionChange(inserted: [clip.id]))
     }
 }

@@ -6,9 +6,9 @@ import Testing
 
 @Suite("Drafts of picks")
 struct DraftTests {
-    @Test("legacy URLs from a folder library migrate on load; a deleted pick is dropped and reported; order survives a reopen")
-    func legacyDraft() async throws {
-        let fixture = try await ChangeFixture()
+    @Test("legacy URLs from a folder library migrate on load; a deleted pick is dropped and reported; order survives a reopen", arguments: IndexEngine.allCases)
+    func legacyDraft(_ engine: IndexEngine) async throws {
+        let fixture = try await ChangeFixture(engine)
         defer { fixture.remove() }
         let folder = FolderLibrary(root: fixture.tree.root)
         let legacy = try await collect(folder.assets(in: FolderLibrary.cameraRollID, options: FetchOptions(sortOrder: .oldestFirst)))
@@ -19,7 +19,7 @@ struct DraftTests {
         let deleted = picks[2]
         try await fixture.library.performChanges([.delete([deleted])])
 
-        let reopened = try IndexedLibrary(root: fixture.tree.root, databaseURL: fixture.tree.indexURL)
+        let reopened = try await fixture.tree.openLibrary()
         let load = try await reopened.loadDraft(named: "trip")
         let kept = picks.filter { $0 != deleted }
         #expect(load.assets.map(\.id) == kept.map { .local($0.localIdentifier) })
@@ -30,9 +30,9 @@ struct DraftTests {
         #expect(try await reopened.draftNames() == ["trip"])
     }
 
-    @Test("local identifiers load as saved; saving again replaces; drafts are listed and deleted")
-    func saveReplaceDelete() async throws {
-        let fixture = try await ChangeFixture()
+    @Test("local identifiers load as saved; saving again replaces; drafts are listed and deleted", arguments: IndexEngine.allCases)
+    func saveReplaceDelete(_ engine: IndexEngine) async throws {
+        let fixture = try await ChangeFixture(engine)
         defer { fixture.remove() }
         let library = fixture.library
         let sony = try await fixture.asset("sony.jpg"), clip = try await fixture.asset("clip.mp4")

@@ -1,6 +1,5 @@
 import AssetsKit
 import Foundation
-import GRDB
 @testable import IndexedLibrary
 import LibraryTree
 import Testing
@@ -17,9 +16,9 @@ struct ImportTests {
         return formatter.string(from: date)
     }
 
-    @Test("importing a file copies it under Imports/YYYY/MM and returns a local identifier that resolves")
-    func importFile() async throws {
-        let fixture = try await ChangeFixture()
+    @Test("importing a file copies it under Imports/YYYY/MM and returns a local identifier that resolves", arguments: IndexEngine.allCases)
+    func importFile(_ engine: IndexEngine) async throws {
+        let fixture = try await ChangeFixture(engine)
         defer { fixture.remove() }
         let source = Corpus.file("A_camera_exif/jhead__canon-300d.jpg")
         let before = try Data(contentsOf: source)
@@ -37,10 +36,7 @@ struct ImportTests {
         #expect(identifier.uuid != AssetUUID.forFile(atRelativePath: expected))
         #expect(try await fixture.count(.all) == 5)
         #expect(try await fixture.count(.recentlyAdded) == 5)
-        let isImported = try await fixture.library.database.pool.read { db in
-            try Bool.fetchOne(db, sql: "SELECT isImported FROM asset WHERE uuid = ?", arguments: [identifier.uuid])
-        }
-        #expect(isImported == true)
+        #expect(try await fixture.library.index.records(uuids: [identifier.uuid])[identifier.uuid]?.isImported == true)
         let month = Self.month(asset.creationDate, offset: asset.timeZoneOffset).split(separator: "/")
         let folders = ["Imports", "Imports / \(month[0])", "Imports / \(month[0]) / \(month[1])"]
         let listed = try await fixture.library.collections().filter { $0.kind == .directory }.map(\.title)
@@ -48,10 +44,10 @@ struct ImportTests {
         #expect(try await fixture.library.scan().added == 0)
     }
 
-    @Test("importing bytes twice under one name gives two files, never overwriting; undated bytes go in the month of now")
-    func importData() async throws {
+    @Test("importing bytes twice under one name gives two files, never overwriting; undated bytes go in the month of now", arguments: IndexEngine.allCases)
+    func importData(_ engine: IndexEngine) async throws {
         let now = Date(timeIntervalSince1970: 1_626_350_400) // 2021-07-15T12:00:00Z
-        let fixture = try await ChangeFixture(now: { now })
+        let fixture = try await ChangeFixture(engine, now: { now })
         defer { fixture.remove() }
         let bytes = try Data(contentsOf: Corpus.files(in: "C_pngsuite") { $0.pathExtension == "png" }.first!)
         let album = try await fixture.library.performChanges([.createAlbum(title: "Saved")]).insertedCollections[0]
@@ -71,9 +67,9 @@ struct ImportTests {
         #expect(try await fixture.filenames(in: album) == ["shot.png"])
     }
 
-    @Test("a file that is not a readable photo is refused, naming it; nothing of the batch stays")
-    func unreadableRefused() async throws {
-        let fixture = try await ChangeFixture()
+    @Test("a file that is not a readable photo is refused, naming it; nothing of the batch stays", arguments: IndexEngine.allCases)
+    func unreadableRefused(_ engine: IndexEngine) async throws {
+        let fixture = try await ChangeFixture(engine)
         defer { fixture.remove() }
         let token = try await fixture.token()
         let filesBefore = try fixture.files()
@@ -95,9 +91,9 @@ struct ImportTests {
         #expect(try await fixture.count(.all) == 4)
     }
 
-    @Test("an invalid request rolls the whole batch back: no imported file or row, no album, no favourite")
-    func rollback() async throws {
-        let fixture = try await ChangeFixture()
+    @Test("an invalid request rolls the whole batch back: no imported file or row, no album, no favourite", arguments: IndexEngine.allCases)
+    func rollback(_ engine: IndexEngine) async throws {
+        let fixture = try await ChangeFixture(engine)
         defer { fixture.remove() }
         let sony = try await fixture.asset("sony.jpg")
         let token = try await fixture.token()
@@ -121,9 +117,9 @@ struct ImportTests {
 
 @Suite("Imports and scans at the same time")
 struct ConcurrentImportTests {
-    @Test("imports racing rescans leave one row per file, every row's file present, every import resolvable")
-    func importsDuringScans() async throws {
-        let fixture = try await ChangeFixture()
+    @Test("imports racing rescans leave one row per file, every row's file present, every import resolvable", arguments: IndexEngine.allCases)
+    func importsDuringScans(_ engine: IndexEngine) async throws {
+        let fixture = try await ChangeFixture(engine)
         defer { fixture.remove() }
         var imported: [AssetIdentifier] = []
         for round in 0..<12 {
@@ -134,10 +130,10 @@ struct ConcurrentImportTests {
             try await scan
         }
         _ = try await fixture.library.scan()
-        let paths = try await fixture.library.database.pool.read { db in
-            try String.fetchAll(db, sql: "SELECT relativePath FROM asset")
-        }
-        #expect(Set(paths).count == paths.count, "no path indexed twice")
+        let all = try await collect(fixture.library.assets(in: SmartAlbum.all.collectionIdentifier, options: FetchOptions()))
+        let paths = try await fixture.library.index.records(uuids: all.map(\.id.uuid)).values.map(\.relativePath)
+        #expect(try await fixture.library.integer("SELECT COUNT(*) FROM asset") == paths.count, "every asset listed")
+        #expect(try await fixture.library.integer("SELECT COUNT(DISTINCT relativePath) FROM asset") == paths.count, "no path indexed twice")
         for path in paths { #expect(FileManager.default.fileExists(atPath: fixture.tree.url(path).path), "\(path) has its file") }
         let lookup = try await fixture.library.assets(withIdentifiers: imported)
         #expect(lookup.missing.isEmpty)

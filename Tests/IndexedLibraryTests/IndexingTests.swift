@@ -7,11 +7,11 @@ import TestSupport
 
 @Suite("Indexing the shared corpus")
 struct IndexingTests {
-    @Test("each directory holds what FolderLibrary finds there; bad files are failures with reasons")
-    func corpusMatchesFolderLibrary() async throws {
-        let tree = try TemporaryTree.corpusCopy()
+    @Test("each directory holds what FolderLibrary finds there; bad files are failures with reasons", arguments: IndexEngine.allCases)
+    func corpusMatchesFolderLibrary(_ engine: IndexEngine) async throws {
+        let tree = try TemporaryTree.corpusCopy(engine: engine)
         defer { tree.remove() }
-        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
+        let library = try await tree.openLibrary()
         let summary = try await library.scan()
         let folder = FolderLibrary(root: tree.root)
 
@@ -31,15 +31,15 @@ struct IndexingTests {
                 #expect(try await library.assetCount(in: indexed.id, filter: filter) == expected, "\(indexed.title) \(filter)")
             }
         }
-        let failures = try await library.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM scan_failure") }
+        let failures = try await library.integer("SELECT COUNT(*) FROM scan_failure")
         #expect(failures == summary.failed.count)
     }
 
-    @Test("an asset has its FolderLibrary UUID; its legacy URL and local identifier both resolve")
-    func sameUUIDAsFolderLibrary() async throws {
-        let tree = try TemporaryTree.corpusCopy()
+    @Test("an asset has its FolderLibrary UUID; its legacy URL and local identifier both resolve", arguments: IndexEngine.allCases)
+    func sameUUIDAsFolderLibrary(_ engine: IndexEngine) async throws {
+        let tree = try TemporaryTree.corpusCopy(engine: engine)
         defer { tree.remove() }
-        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
+        let library = try await tree.openLibrary()
         try await library.scan()
         let folder = FolderLibrary(root: tree.root)
         let folderAssets = try await collect(folder.assets(in: FolderLibrary.cameraRollID, options: FetchOptions()))
@@ -58,30 +58,30 @@ struct IndexingTests {
         #expect(Set(everyUUID) == Set(folderAssets.map(\.id.uuid)))
     }
 
-    @Test("reopening the library keeps assets, collections and counts, with nothing read again")
-    func reopen() async throws {
-        let tree = try TemporaryTree.corpusCopy()
+    @Test("reopening the library keeps assets, collections and counts, with nothing read again", arguments: IndexEngine.allCases)
+    func reopen(_ engine: IndexEngine) async throws {
+        let tree = try TemporaryTree.corpusCopy(engine: engine)
         defer { tree.remove() }
-        let first = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
+        let first = try await tree.openLibrary()
         try await first.scan()
         let collections = try await first.collections()
         let ids = try await collect(first.assets(in: SmartAlbum.all.collectionIdentifier, options: FetchOptions())).map(\.id)
 
         let reader = CountingReader()
-        let reopened = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL, reader: reader)
+        let reopened = try await tree.openLibrary(reader: reader)
         #expect(try await reopened.collections() == collections)
         #expect(try await collect(reopened.assets(in: SmartAlbum.all.collectionIdentifier, options: FetchOptions())).map(\.id) == ids)
         let rescan = try await reopened.scan()
         #expect(reader.readPaths.isEmpty)
         #expect(rescan.added == 0 && rescan.updated == 0 && rescan.removed == 0 && rescan.moved == 0)
-        #expect(FileManager.default.fileExists(atPath: tree.indexURL.path))
+        #expect(FileManager.default.fileExists(atPath: tree.indexURL.path) == (engine == .sqlite), "a SQLite index is a file; a PostgreSQL one is not")
     }
 
-    @Test("collections: All Photos first, then the smart albums, then the directories")
-    func collectionOrder() async throws {
-        let tree = try TemporaryTree.corpusCopy()
+    @Test("collections: All Photos first, then the smart albums, then the directories", arguments: IndexEngine.allCases)
+    func collectionOrder(_ engine: IndexEngine) async throws {
+        let tree = try TemporaryTree.corpusCopy(engine: engine)
         defer { tree.remove() }
-        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
+        let library = try await tree.openLibrary()
         try await library.scan()
         let collections = try await library.collections()
         #expect(collections.first?.kind == .cameraRoll)
@@ -93,11 +93,11 @@ struct IndexingTests {
         await #expect(throws: LibraryError.self) { try await library.assetCount(in: CollectionIdentifier("album:nope"), filter: .all) }
     }
 
-    @Test("a file is rendered at exactly the size asked for; its original is the file in place")
-    func imagesAndOriginals() async throws {
-        let tree = try TemporaryTree.corpusCopy()
+    @Test("a file is rendered at exactly the size asked for; its original is the file in place", arguments: IndexEngine.allCases)
+    func imagesAndOriginals(_ engine: IndexEngine) async throws {
+        let tree = try TemporaryTree.corpusCopy(engine: engine)
         defer { tree.remove() }
-        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL, diskCacheBytes: 16 << 20)
+        let library = try await tree.openLibrary(diskCacheBytes: 16 << 20)
         try await library.scan()
         let asset = try #require(try await collect(library.assets(in: SmartAlbum.all.collectionIdentifier, options: FetchOptions()))
             .first { $0.filename == "goexif__sample1.jpg" }) // 500x375

@@ -7,9 +7,9 @@ import Testing
 
 @Suite("Watching the library folder")
 struct LibraryWatcherTests {
-    @Test("a photo copied into the folder appears in the library; a deleted one disappears")
-    func copiedAndDeleted() async throws {
-        let fixture = try await WatcherFixture()
+    @Test("a photo copied into the folder appears in the library; a deleted one disappears", arguments: IndexEngine.allCases)
+    func copiedAndDeleted(_ engine: IndexEngine) async throws {
+        let fixture = try await WatcherFixture(engine)
         defer { Task { await fixture.remove() } }
         try await fixture.start()
         #expect(try await fixture.count() == 2)
@@ -24,9 +24,9 @@ struct LibraryWatcherTests {
         #expect(try await fixture.assets().map(\.filename).sorted() == ["new.jpg", "olympus.jpg"])
     }
 
-    @Test("a photo moved inside the library keeps its identifier; one overwritten in place is read again")
-    func movedAndOverwritten() async throws {
-        let fixture = try await WatcherFixture()
+    @Test("a photo moved inside the library keeps its identifier; one overwritten in place is read again", arguments: IndexEngine.allCases)
+    func movedAndOverwritten(_ engine: IndexEngine) async throws {
+        let fixture = try await WatcherFixture(engine)
         defer { Task { await fixture.remove() } }
         try await fixture.start()
         let sony = try #require(try await fixture.assets().first { $0.filename == "sony.jpg" })
@@ -47,9 +47,9 @@ struct LibraryWatcherTests {
         #expect(rewritten.camera != olympus.camera)
     }
 
-    @Test("what changed before the watcher started is caught up with at start")
-    func catchUp() async throws {
-        let fixture = try await WatcherFixture()
+    @Test("what changed before the watcher started is caught up with at start", arguments: IndexEngine.allCases)
+    func catchUp(_ engine: IndexEngine) async throws {
+        let fixture = try await WatcherFixture(engine)
         defer { Task { await fixture.remove() } }
         try fixture.tree.copy("A_camera_exif/goexif__sample1.jpg", to: "2020/new.jpg")
         try FileManager.default.removeItem(at: fixture.tree.url("2019/sony.jpg"))
@@ -58,10 +58,10 @@ struct LibraryWatcherTests {
         #expect(fixture.log.rescans == [[""]])
     }
 
-    @Test("a photo written in several chunks is indexed once, complete, not half-written")
-    func writtenInChunks() async throws {
+    @Test("a photo written in several chunks is indexed once, complete, not half-written", arguments: IndexEngine.allCases)
+    func writtenInChunks(_ engine: IndexEngine) async throws {
         // No ceiling on the wait for the open file here, however slow a busy machine makes the writes.
-        let fixture = try await WatcherFixture(configuration: .init(quietPeriod: .milliseconds(100), maximumDelay: .milliseconds(200),
+        let fixture = try await WatcherFixture(engine, configuration: .init(quietPeriod: .milliseconds(100), maximumDelay: .milliseconds(200),
                                                                     openFileWait: .seconds(3_600)))
         defer { Task { await fixture.remove() } }
         try await fixture.start()
@@ -101,9 +101,9 @@ struct LibraryWatcherTests {
         #expect(fixture.log.rescansForChanges == [["2019/slow.jpg"]])
     }
 
-    @Test("a new folder of photos is picked up, and so are photos added to it later")
-    func newFolder() async throws {
-        let fixture = try await WatcherFixture()
+    @Test("a new folder of photos is picked up, and so are photos added to it later", arguments: IndexEngine.allCases)
+    func newFolder(_ engine: IndexEngine) async throws {
+        let fixture = try await WatcherFixture(engine)
         defer { Task { await fixture.remove() } }
         try await fixture.start()
 
@@ -130,9 +130,9 @@ struct LibraryWatcherTests {
     /// How a burst is debounced into few rescans is ``RescanSchedule``'s rule, tested with
     /// given instants in RescanScheduleTests; here the burst, copied as fast or as slowly as the
     /// machine goes, must all arrive.
-    @Test("a burst of copies into new folders all arrives, found by the rescans the folders' creation causes")
-    func burst() async throws {
-        let fixture = try await WatcherFixture()
+    @Test("a burst of copies into new folders all arrives, found by the rescans the folders' creation causes", arguments: IndexEngine.allCases)
+    func burst(_ engine: IndexEngine) async throws {
+        let fixture = try await WatcherFixture(engine)
         defer { Task { await fixture.remove() } }
         try await fixture.start()
         let photos = Corpus.files(in: "A_camera_exif") { $0.pathExtension == "jpg" }
@@ -152,10 +152,10 @@ struct LibraryWatcherTests {
         })
     }
 
-    @Test("the index's own writes and hidden files wake no rescan")
-    func noFeedback() async throws {
+    @Test("the index's own writes and hidden files wake no rescan", arguments: IndexEngine.allCases)
+    func noFeedback(_ engine: IndexEngine) async throws {
         // However long a busy machine takes to write the copy, it is one change, not two.
-        let fixture = try await WatcherFixture(configuration: .init(openFileWait: .seconds(3_600)))
+        let fixture = try await WatcherFixture(engine, configuration: .init(openFileWait: .seconds(3_600)))
         defer { Task { await fixture.remove() } }
         try await fixture.start()
         let sony = try #require(try await fixture.assets().first { $0.filename == "sony.jpg" })
@@ -174,9 +174,9 @@ struct LibraryWatcherTests {
         #expect(fixture.log.rescansForChanges == [["2019/new.jpg"], ["2019/new.jpg"]])
     }
 
-    @Test("without inotify the folder is rescanned periodically, and the reason is reported")
-    func polling() async throws {
-        let fixture = try await WatcherFixture(configuration: .init(pollingInterval: .milliseconds(200), usesInotify: false))
+    @Test("without inotify the folder is rescanned periodically, and the reason is reported", arguments: IndexEngine.allCases)
+    func polling(_ engine: IndexEngine) async throws {
+        let fixture = try await WatcherFixture(engine, configuration: .init(pollingInterval: .milliseconds(200), usesInotify: false))
         defer { Task { await fixture.remove() } }
         try await fixture.start()
         let reasons = fixture.log.all.compactMap { event -> String? in
@@ -188,9 +188,9 @@ struct LibraryWatcherTests {
         try await fixture.eventually { try await fixture.count() == 3 }
     }
 
-    @Test("when the library folder itself goes away, watching ends with the reason, and the index is kept")
-    func rootRemoved() async throws {
-        let fixture = try await WatcherFixture()
+    @Test("when the library folder itself goes away, watching ends with the reason, and the index is kept", arguments: IndexEngine.allCases)
+    func rootRemoved(_ engine: IndexEngine) async throws {
+        let fixture = try await WatcherFixture(engine)
         try await fixture.start()
         let moved = fixture.tree.root.deletingLastPathComponent().appendingPathComponent("moved-\(UUID().uuidString)")
         try FileManager.default.moveItem(at: fixture.tree.root, to: moved)
@@ -215,9 +215,9 @@ struct LibraryWatcherTests {
         #expect(try await fixture.count() == 2)
     }
 
-    @Test("stop() ends the watcher: its descriptor is closed, it reports nothing more, changes are left to the next one")
-    func stop() async throws {
-        let fixture = try await WatcherFixture()
+    @Test("stop() ends the watcher: its descriptor is closed, it reports nothing more, changes are left to the next one", arguments: IndexEngine.allCases)
+    func stop(_ engine: IndexEngine) async throws {
+        let fixture = try await WatcherFixture(engine)
         defer { fixture.tree.remove() }
         try await fixture.start()
         #expect(try Self.inotifyDescriptors(watching: fixture.tree.root) == 1)

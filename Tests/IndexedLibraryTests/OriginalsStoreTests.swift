@@ -7,12 +7,12 @@ import Testing
 /// library reads or writes of an original goes through its ``OriginalsStore``.
 @Suite("An indexed library's originals go through its store")
 struct OriginalsStoreTests {
-    @Test("originals and renders are read from the file the store hands out")
-    func reads() async throws {
-        let tree = try RescanTests.makeTree()
+    @Test("originals and renders are read from the file the store hands out", arguments: IndexEngine.allCases)
+    func reads(_ engine: IndexEngine) async throws {
+        let tree = try RescanTests.makeTree(engine: engine)
         defer { tree.remove() }
         let store = RecordingOriginals(root: tree.root)
-        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL, originals: store)
+        let library = try await tree.openLibrary(originals: store)
         try await library.scan()
         let assets = try await collect(library.assets(in: SmartAlbum.all.collectionIdentifier, options: FetchOptions()))
         let sony = try #require(assets.first { $0.filename == "sony.jpg" })
@@ -23,12 +23,12 @@ struct OriginalsStoreTests {
         #expect(store.calls == ["original 2019/sony.jpg", "original 2019/sample.jpg"])
     }
 
-    @Test("an import is staged, then published in its transaction; purged, it is removed; a refused batch takes its copy back")
-    func writes() async throws {
-        let tree = try RescanTests.makeTree()
+    @Test("an import is staged, then published in its transaction; purged, it is removed; a refused batch takes its copy back", arguments: IndexEngine.allCases)
+    func writes(_ engine: IndexEngine) async throws {
+        let tree = try RescanTests.makeTree(engine: engine)
         defer { tree.remove() }
         let store = RecordingOriginals(root: tree.root)
-        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL, originals: store)
+        let library = try await tree.openLibrary(originals: store)
         try await library.scan()
 
         let imported = try await library.performChanges([.importFile(tree.url("2020/olympus.jpg"))]).insertedAssets[0]

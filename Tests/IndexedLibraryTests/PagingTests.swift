@@ -7,18 +7,19 @@ import Testing
 @Suite("Paging a generated index of 5,000 assets")
 struct PagingTests {
     static let total = 5_000
-    let tree: TemporaryTree
-    let library: IndexedLibrary
     let all = SmartAlbum.all.collectionIdentifier
 
-    init() async throws {
-        tree = try TemporaryTree()
-        library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
-        try await library.insertSyntheticAssets(Self.total)
+    /// A library of ``total`` synthetic assets on `engine`.
+    static func generated(_ engine: IndexEngine) async throws -> (TemporaryTree, IndexedLibrary) {
+        let tree = try TemporaryTree(engine: engine)
+        let library = try await tree.openLibrary()
+        try await library.insertSyntheticAssets(total)
+        return (tree, library)
     }
 
-    @Test("sequential keyset pages give exactly the OFFSET pages, newest and oldest first")
-    func keysetEqualsOffset() async throws {
+    @Test("sequential keyset pages give exactly the OFFSET pages, newest and oldest first", arguments: IndexEngine.allCases)
+    func keysetEqualsOffset(_ engine: IndexEngine) async throws {
+        let (tree, library) = try await Self.generated(engine)
         defer { tree.remove() }
         for order in DateOrder.allCases {
             let result = try await library.assets(in: all, options: FetchOptions(sortOrder: order))
@@ -38,8 +39,9 @@ struct PagingTests {
         }
     }
 
-    @Test("random access, limit and offset agree with iteration")
-    func limitAndOffset() async throws {
+    @Test("random access, limit and offset agree with iteration", arguments: IndexEngine.allCases)
+    func limitAndOffset(_ engine: IndexEngine) async throws {
+        let (tree, library) = try await Self.generated(engine)
         defer { tree.remove() }
         let everything = try await collect(library.assets(in: all, options: FetchOptions(sortOrder: .oldestFirst)))
         let window = try await library.assets(in: all, options: FetchOptions(sortOrder: .oldestFirst, limit: 120, offset: 4_950))
@@ -52,8 +54,9 @@ struct PagingTests {
         await #expect(throws: LibraryError.self) { try await middle.asset(at: 100) }
     }
 
-    @Test("media filters and smart albums count and page from the index")
-    func filters() async throws {
+    @Test("media filters and smart albums count and page from the index", arguments: IndexEngine.allCases)
+    func filters(_ engine: IndexEngine) async throws {
+        let (tree, library) = try await Self.generated(engine)
         defer { tree.remove() }
         let videos = (0..<Self.total).filter { $0 % 7 == 0 }.count
         let favorites = (0..<Self.total).filter { $0 % 5 == 0 }.count
@@ -71,38 +74,34 @@ struct PagingTests {
         #expect(collections.first { $0.title == "synthetic" }?.estimatedAssetCount == Self.total)
     }
 
-    @Test("Recently Added holds what was added in the last 30 days; hidden and deleted assets are left out")
-    func recentlyAddedHiddenDeleted() async throws {
+    @Test("Recently Added holds what was added in the last 30 days; hidden and deleted assets are left out", arguments: IndexEngine.allCases)
+    func recentlyAddedHiddenDeleted(_ engine: IndexEngine) async throws {
+        let (tree, library) = try await Self.generated(engine)
         defer { tree.remove() }
         try await library.insertSyntheticAssets(10, in: "older", addedAt: Date().addingTimeInterval(-31 * 86_400))
         #expect(try await library.assetCount(in: all, filter: .all) == Self.total + 10)
         #expect(try await library.assetCount(in: SmartAlbum.recentlyAdded.collectionIdentifier, filter: .all) == Self.total)
-        try await library.database.pool.write { db in
-            try db.execute(sql: "UPDATE asset SET isHidden = 1 WHERE id <= 3")
-            try db.execute(sql: "UPDATE asset SET deletedAt = 1 WHERE id BETWEEN 4 AND 10")
-        }
+        try await library.executeSQL("UPDATE asset SET isHidden = TRUE WHERE id <= 3")
+        try await library.executeSQL("UPDATE asset SET deletedAt = 1 WHERE id BETWEEN 4 AND 10")
         #expect(try await library.assetCount(in: all, filter: .all) == Self.total)
         #expect(try await library.assetCount(in: SmartAlbum.recentlyDeleted.collectionIdentifier, filter: .all) == 7)
         let deleted = try await collect(library.assets(in: SmartAlbum.recentlyDeleted.collectionIdentifier, options: FetchOptions()))
         #expect(try await library.assets(withIdentifiers: deleted.map(\.id)).missing.count == 7)
     }
 
-    @Test("Recently Added pages hold exactly the recent assets, newest first, whether all, most or few are recent", arguments: MediaFilter.allCases)
-    func recentlyAddedPages(filter: MediaFilter) async throws {
+    @Test("Recently Added pages hold exactly the recent assets, newest first, whether all, most or few are recent", arguments: IndexEngine.allCases, MediaFilter.allCases)
+    func recentlyAddedPages(_ engine: IndexEngine, filter: MediaFilter) async throws {
+        let (tree, library) = try await Self.generated(engine)
         defer { tree.remove() }
         let old = Date().addingTimeInterval(-31 * 86_400).timeIntervalSince1970
         for phase in ["all recent", "most recent", "few recent"] {
             if phase == "most recent" { try await library.insertSyntheticAssets(1_000, in: "older", addedAt: Date(timeIntervalSince1970: old)) }
             if phase == "few recent" {
-                try await library.database.pool.write { db in try db.execute(sql: "UPDATE asset SET addedAt = ? WHERE id % 10 != 0", arguments: [old]) }
+                try await library.executeSQL("UPDATE asset SET addedAt = \(old) WHERE id % 10 != 0")
             }
-            let media = filter == .all ? "" : " AND mediaType = \((filter == .video ? MediaType.video : .photo).databaseCode)"
-            let expected = try await library.database.pool.read { db in
-                try UUID.fetchAll(db, sql: """
-                    SELECT uuid FROM asset WHERE deletedAt IS NULL AND isHidden = 0 AND addedAt > ?\(media)
-                    ORDER BY creationDate DESC, id DESC
-                    """, arguments: [old + 86_400])
-            }
+            let everything = try await collect(library.assets(in: all, options: FetchOptions(mediaFilter: filter)))
+            let added = try await library.index.records(uuids: everything.map(\.id.uuid))
+            let expected = everything.map(\.id.uuid).filter { added[$0]!.addedAt > old + 86_400 }
             let recent = try await library.assets(in: SmartAlbum.recentlyAdded.collectionIdentifier, options: FetchOptions(mediaFilter: filter))
             #expect(try await collect(recent).map(\.id.uuid) == expected, "\(phase)")
             #expect(try await recent.assets(in: 0..<min(60, recent.count)).map(\.id.uuid) == Array(expected.prefix(60)), "\(phase)")
@@ -111,6 +110,7 @@ struct PagingTests {
 
     @Test("counts and pages are answered from the browse indexes, never by sorting the table")
     func queryPlans() async throws {
+        let (tree, library) = try await Self.generated(.sqlite)
         defer { tree.remove() }
         let plans = try await library.database.pool.read { db in
             let query = try AssetQuery(all, filter: .all, recentlyAddedSince: Date(), in: db)

@@ -30,14 +30,14 @@ struct PreviewRunTests {
     static let years = [2001, 2003, 2002, 2004]
 
     /// A library of one PNG per year in `years`, scanned, whose previews are rendered through `rendering`.
-    func scanned(rendering: RecordingRendering) async throws -> (TemporaryTree, IndexedLibrary) {
-        let tree = try TemporaryTree()
+    func scanned(_ engine: IndexEngine, rendering: RecordingRendering) async throws -> (TemporaryTree, IndexedLibrary) {
+        let tree = try TemporaryTree(engine: engine)
         for year in Self.years {
             try tree.copy("C_pngsuite/basn2c08.png", to: "photos/\(year).png")
             let date = try #require(DateComponents(calendar: Calendar(identifier: .gregorian), timeZone: TimeZone(identifier: "UTC"), year: year, month: 6, day: 1).date)
             try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: tree.url("photos/\(year).png").path)
         }
-        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL,
+        let library = try await tree.openLibrary(
                                          imageManager: CachingImageManager(rendering: rendering))
         try await library.scan()
         return (tree, library)
@@ -53,10 +53,10 @@ struct PreviewRunTests {
         return files
     }
 
-    @Test("a scan makes no preview, and the library lists and shows its photos at once (a render stands in)")
-    func scanReturnsBeforePreviews() async throws {
+    @Test("a scan makes no preview, and the library lists and shows its photos at once (a render stands in)", arguments: IndexEngine.allCases)
+    func scanReturnsBeforePreviews(_ engine: IndexEngine) async throws {
         let rendering = RecordingRendering()
-        let (tree, library) = try await scanned(rendering: rendering)
+        let (tree, library) = try await scanned(engine, rendering: rendering)
         defer { tree.remove() }
         #expect(try previewFiles(of: library).isEmpty)
         #expect(rendering.rendered.isEmpty)
@@ -68,20 +68,20 @@ struct PreviewRunTests {
         #expect(results.count == 1 && results.first?.source != .preview)
     }
 
-    @Test("previews are made newest first")
-    func newestFirst() async throws {
+    @Test("previews are made newest first", arguments: IndexEngine.allCases)
+    func newestFirst(_ engine: IndexEngine) async throws {
         let rendering = RecordingRendering()
-        let (tree, library) = try await scanned(rendering: rendering)
+        let (tree, library) = try await scanned(engine, rendering: rendering)
         defer { tree.remove() }
         let summary = try await library.makePreviews(width: 1, progress: nil, isInterrupted: { false })
         #expect(summary.made == 4)
         #expect(rendering.rendered == ["photos/2004.png", "photos/2003.png", "photos/2002.png", "photos/2001.png"])
     }
 
-    @Test("an unchanged re-index renders no preview and leaves the preview files as they were")
-    func unchangedReindexTouchesNothing() async throws {
+    @Test("an unchanged re-index renders no preview and leaves the preview files as they were", arguments: IndexEngine.allCases)
+    func unchangedReindexTouchesNothing(_ engine: IndexEngine) async throws {
         let rendering = RecordingRendering()
-        let (tree, library) = try await scanned(rendering: rendering)
+        let (tree, library) = try await scanned(engine, rendering: rendering)
         defer { tree.remove() }
         try await library.makePreviews()
         let before = try previewFiles(of: library)
@@ -93,10 +93,10 @@ struct PreviewRunTests {
         #expect(try previewFiles(of: library) == before)
     }
 
-    @Test("what a killed run left half written is removed by the next run once an hour old; a write under way is left alone")
-    func leftoversOfKilledRunsAreSwept() async throws {
+    @Test("what a killed run left half written is removed by the next run once an hour old; a write under way is left alone", arguments: IndexEngine.allCases)
+    func leftoversOfKilledRunsAreSwept(_ engine: IndexEngine) async throws {
         let rendering = RecordingRendering()
-        let (tree, library) = try await scanned(rendering: rendering)
+        let (tree, library) = try await scanned(engine, rendering: rendering)
         defer { tree.remove() }
         try await library.makePreviews()
         let store = try #require(library.previews)
@@ -109,10 +109,10 @@ struct PreviewRunTests {
         #expect(try previewFiles(of: library).keys.filter { !$0.hasPrefix(".partial/") }.count == 4, "the previews stay")
     }
 
-    @Test("a run stopped part-way keeps what it made; the next run makes the rest, newest first")
-    func interruptedRunResumes() async throws {
+    @Test("a run stopped part-way keeps what it made; the next run makes the rest, newest first", arguments: IndexEngine.allCases)
+    func interruptedRunResumes(_ engine: IndexEngine) async throws {
         let rendering = RecordingRendering()
-        let (tree, library) = try await scanned(rendering: rendering)
+        let (tree, library) = try await scanned(engine, rendering: rendering)
         defer { tree.remove() }
         let first = try await library.makePreviews(width: 1, progress: nil, isInterrupted: { !rendering.rendered.isEmpty })
         #expect(first.made == 1)
@@ -121,10 +121,10 @@ struct PreviewRunTests {
         #expect(rendering.rendered == ["photos/2004.png", "photos/2003.png", "photos/2002.png", "photos/2001.png"])
     }
 
-    @Test("previews already on disk that the index does not record are taken as they are; a removed preview folder is made again")
-    func diskAndIndexAgree() async throws {
+    @Test("previews already on disk that the index does not record are taken as they are; a removed preview folder is made again", arguments: IndexEngine.allCases)
+    func diskAndIndexAgree(_ engine: IndexEngine) async throws {
         let rendering = RecordingRendering()
-        let (tree, library) = try await scanned(rendering: rendering)
+        let (tree, library) = try await scanned(engine, rendering: rendering)
         defer { tree.remove() }
         try await library.makePreviews()
         // As an index made before schema v6 knows its previews: not at all.
@@ -137,10 +137,10 @@ struct PreviewRunTests {
         #expect(try previewFiles(of: library).count == 4)
     }
 
-    @Test("previews asked for in the background are made, and stopping waits for the run")
-    func background() async throws {
+    @Test("previews asked for in the background are made, and stopping waits for the run", arguments: IndexEngine.allCases)
+    func background(_ engine: IndexEngine) async throws {
         let rendering = RecordingRendering()
-        let (tree, library) = try await scanned(rendering: rendering)
+        let (tree, library) = try await scanned(engine, rendering: rendering)
         defer { tree.remove() }
         library.makePreviewsInBackground()
         await library.backgroundPreviews.waitUntilIdle()

@@ -13,10 +13,10 @@ struct PreviewTests {
     static let thumbnailJPEG = "A_camera_exif/goexif__sample1.jpg"     // with an EXIF thumbnail
 
     /// A library of `files` (corpus paths, copied under their own names), scanned, with previews made.
-    func indexed(_ files: [String]) async throws -> (TemporaryTree, IndexedLibrary, PreviewSummary) {
-        let tree = try TemporaryTree()
+    func indexed(_ engine: IndexEngine, _ files: [String]) async throws -> (TemporaryTree, IndexedLibrary, PreviewSummary) {
+        let tree = try TemporaryTree(engine: engine)
         for file in files { try tree.copy(file, to: file) }
-        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
+        let library = try await tree.openLibrary()
         try await library.scan()
         return (tree, library, try await library.makePreviews())
     }
@@ -35,9 +35,9 @@ struct PreviewTests {
         return try await library.imageSource(of: asset).previewURL
     }
 
-    @Test("a JPEG without an EXIF thumbnail and a PNG get a preview beside the index; a JPEG with one gets none")
-    func whoGetsOne() async throws {
-        let (tree, library, summary) = try await indexed([Self.noThumbnailJPEG, Self.png, Self.thumbnailJPEG])
+    @Test("a JPEG without an EXIF thumbnail and a PNG get a preview beside the index; a JPEG with one gets none", arguments: IndexEngine.allCases)
+    func whoGetsOne(_ engine: IndexEngine) async throws {
+        let (tree, library, summary) = try await indexed(engine, [Self.noThumbnailJPEG, Self.png, Self.thumbnailJPEG])
         defer { tree.remove() }
         #expect(summary.made == 2)
         #expect(summary.failed.isEmpty)
@@ -51,9 +51,9 @@ struct PreviewTests {
         #expect(again.made == 0 && again.unchanged == 3)
     }
 
-    @Test("a preview is upright: the orientation-6 file's preview is the upright picture")
-    func upright() async throws {
-        let (tree, library, _) = try await indexed([Self.noThumbnailJPEG])
+    @Test("a preview is upright: the orientation-6 file's preview is the upright picture", arguments: IndexEngine.allCases)
+    func upright(_ engine: IndexEngine) async throws {
+        let (tree, library, _) = try await indexed(engine, [Self.noThumbnailJPEG])
         defer { tree.remove() }
         let url = try #require(try await previewURL(of: Self.noThumbnailJPEG, in: library))
         let renderer = ImageRenderer()
@@ -65,9 +65,9 @@ struct PreviewTests {
         #expect(Double(difference) / Double(max(1, preview.bytes.count)) < 12, "mean difference per sample")
     }
 
-    @Test("a fast request is answered from the preview, with no render of the original")
-    func degradedFromPreview() async throws {
-        let (tree, library, _) = try await indexed([Self.png])
+    @Test("a fast request is answered from the preview, with no render of the original", arguments: IndexEngine.allCases)
+    func degradedFromPreview(_ engine: IndexEngine) async throws {
+        let (tree, library, _) = try await indexed(engine, [Self.png])
         defer { tree.remove() }
         let asset = try await asset(named: "basn2c08.png", in: library)
         var results: [ImageResult] = []
@@ -78,9 +78,9 @@ struct PreviewTests {
         #expect(await library.imageManager.renderCount == 0)
     }
 
-    @Test("quickImages gives the preview (degraded) and renders nothing; a photo with neither preview nor thumbnail gives none")
-    func quickImageIsThePreview() async throws {
-        let (tree, library, _) = try await indexed([Self.png])
+    @Test("quickImages gives the preview (degraded) and renders nothing; a photo with neither preview nor thumbnail gives none", arguments: IndexEngine.allCases)
+    func quickImageIsThePreview(_ engine: IndexEngine) async throws {
+        let (tree, library, _) = try await indexed(engine, [Self.png])
         defer { tree.remove() }
         let request = ImageRequest(targetSize: PixelSize(width: 120, height: 120), contentMode: .fill, deliveryMode: .fastFormat)
         let photo = try await asset(named: "basn2c08.png", in: library)
@@ -93,9 +93,9 @@ struct PreviewTests {
         #expect(await library.imageManager.renderCount == 0)
     }
 
-    @Test("a deleted photo loses its preview at the next rescan")
-    func removedWithItsAsset() async throws {
-        let (tree, library, _) = try await indexed([Self.noThumbnailJPEG, Self.png])
+    @Test("a deleted photo loses its preview at the next rescan", arguments: IndexEngine.allCases)
+    func removedWithItsAsset(_ engine: IndexEngine) async throws {
+        let (tree, library, _) = try await indexed(engine, [Self.noThumbnailJPEG, Self.png])
         defer { tree.remove() }
         let url = try #require(try await previewURL(of: Self.png, in: library))
         try FileManager.default.removeItem(at: tree.url(Self.png))
@@ -106,9 +106,9 @@ struct PreviewTests {
         #expect(try await previewURL(of: Self.noThumbnailJPEG, in: library).map { FileManager.default.fileExists(atPath: $0.path) } == true)
     }
 
-    @Test("a photo whose file changed gets a preview of the new version, and the old one is removed")
-    func replacedWithTheFile() async throws {
-        let (tree, library, _) = try await indexed([Self.png])
+    @Test("a photo whose file changed gets a preview of the new version, and the old one is removed", arguments: IndexEngine.allCases)
+    func replacedWithTheFile(_ engine: IndexEngine) async throws {
+        let (tree, library, _) = try await indexed(engine, [Self.png])
         defer { tree.remove() }
         let old = try #require(try await previewURL(of: Self.png, in: library))
         try Data(contentsOf: Corpus.file("C_pngsuite/basn0g16.png")).write(to: tree.url(Self.png))
@@ -119,11 +119,11 @@ struct PreviewTests {
         #expect(FileManager.default.fileExists(atPath: new.path) && !FileManager.default.fileExists(atPath: old.path))
     }
 
-    @Test("indexing the corpus, broken files included, makes every preview it can and reports the rest")
-    func corpusWithBrokenFiles() async throws {
-        let tree = try TemporaryTree.corpusCopy()
+    @Test("indexing the corpus, broken files included, makes every preview it can and reports the rest", arguments: IndexEngine.allCases)
+    func corpusWithBrokenFiles(_ engine: IndexEngine) async throws {
+        let tree = try TemporaryTree.corpusCopy(engine: engine)
         defer { tree.remove() }
-        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
+        let library = try await tree.openLibrary()
         try await library.scan()
         let summary = try await library.makePreviews()
         #expect(summary.made > 40)

@@ -8,25 +8,33 @@ import Testing
 @Suite("Incremental rescans")
 struct RescanTests {
     /// A small tree: three photos in two folders and a video.
-    static func makeTree() throws -> TemporaryTree {
-        let tree = try TemporaryTree()
-        try tree.copy("A_camera_exif/jhead__sony.jpg", to: "2019/sony.jpg")
-        try tree.copy("A_camera_exif/goexif__sample1.jpg", to: "2019/sample.jpg")
-        try tree.copy("A_camera_exif/jhead__olympus.jpg", to: "2020/olympus.jpg")
-        try tree.copy("E_formats/puremagic__test.mp4", to: "2020/clip.mp4")
+    /// The tree's files, by the corpus file each is a copy of.
+    static let treeFiles = [
+        "2019/sony.jpg": "A_camera_exif/jhead__sony.jpg", "2019/sample.jpg": "A_camera_exif/goexif__sample1.jpg",
+        "2020/olympus.jpg": "A_camera_exif/jhead__olympus.jpg", "2020/clip.mp4": "E_formats/puremagic__test.mp4",
+    ]
+
+    static func makeTree(engine: IndexEngine = .sqlite) throws -> TemporaryTree {
+        let tree = try TemporaryTree(engine: engine)
+        for (path, corpusFile) in treeFiles { try tree.copy(corpusFile, to: path) }
         return tree
+    }
+
+    /// The path in ``makeTree(engine:)``'s tree of the file named `filename`.
+    static func path(of filename: String) -> String {
+        treeFiles.keys.first { ($0 as NSString).lastPathComponent == filename } ?? filename
     }
 
     func allAssets(_ library: IndexedLibrary) async throws -> [Asset] {
         try await collect(library.assets(in: SmartAlbum.all.collectionIdentifier, options: FetchOptions()))
     }
 
-    @Test("unchanged files are not read again; a modified one is, and keeps its identifier")
-    func modified() async throws {
-        let tree = try Self.makeTree()
+    @Test("unchanged files are not read again; a modified one is, and keeps its identifier", arguments: IndexEngine.allCases)
+    func modified(_ engine: IndexEngine) async throws {
+        let tree = try Self.makeTree(engine: engine)
         defer { tree.remove() }
         let reader = CountingReader()
-        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL, reader: reader)
+        let library = try await tree.openLibrary(reader: reader)
         let first = try await library.scan()
         #expect(first.added == 4 && first.metadataReads == 4 && reader.readPaths.count == 4)
         let before = try #require(try await allAssets(library).first { $0.filename == "sony.jpg" })
@@ -47,19 +55,19 @@ struct RescanTests {
         #expect(after.camera != before.camera)
     }
 
-    @Test("a video's frame rate comes from the scan's one read; a video indexed before rates were kept is read once more")
-    func videoFrameRate() async throws {
-        let tree = try Self.makeTree()
+    @Test("a video's frame rate comes from the scan's one read; a video indexed before rates were kept is read once more", arguments: IndexEngine.allCases)
+    func videoFrameRate(_ engine: IndexEngine) async throws {
+        let tree = try Self.makeTree(engine: engine)
         defer { tree.remove() }
         let reader = CountingReader()
-        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL, reader: reader)
+        let library = try await tree.openLibrary(reader: reader)
         try await library.scan()
         let clip = try #require(try await allAssets(library).first { $0.filename == "clip.mp4" })
         #expect(clip.framesPerSecond == 29.97)
         #expect(try await allAssets(library).filter { $0.mediaType == .photo }.allSatisfy { $0.framesPerSecond == nil })
 
         // As an index of schema v4 left it after the migration to v5.
-        try await library.database.pool.write { db in try db.execute(sql: "UPDATE asset SET framesPerSecond = NULL") }
+        try await library.executeSQL("UPDATE asset SET framesPerSecond = NULL")
         reader.reset()
         let upgraded = try await library.scan()
         #expect(reader.readPaths == ["clip.mp4"])
@@ -72,13 +80,13 @@ struct RescanTests {
         #expect(reader.readPaths.isEmpty)
     }
 
-    @Test("a removed file disappears from the library and its folder; a removed folder is no collection")
-    func removed() async throws {
-        let tree = try Self.makeTree()
+    @Test("a removed file disappears from the library and its folder; a removed folder is no collection", arguments: IndexEngine.allCases)
+    func removed(_ engine: IndexEngine) async throws {
+        let tree = try Self.makeTree(engine: engine)
         defer { tree.remove() }
-        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
+        let library = try await tree.openLibrary()
         try await library.scan()
-        let token = ChangeToken(try await library.database.pool.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(token) FROM change") ?? 0 })
+        let token = ChangeToken(Int64(try await library.integer("SELECT MAX(token) FROM change") ?? 0))
         let gone = try #require(try await allAssets(library).first { $0.filename == "olympus.jpg" })
         try FileManager.default.removeItem(at: tree.url("2020/olympus.jpg"))
         try FileManager.default.removeItem(at: tree.url("2019"))
@@ -92,11 +100,11 @@ struct RescanTests {
         #expect(change.removedAssets.count == 3)
     }
 
-    @Test("every folder is an album, empty or not, from the scan that finds it to the one that finds it gone; the root only while it holds media")
-    func folderAlbums() async throws {
-        let tree = try Self.makeTree()
+    @Test("every folder is an album, empty or not, from the scan that finds it to the one that finds it gone; the root only while it holds media", arguments: IndexEngine.allCases)
+    func folderAlbums(_ engine: IndexEngine) async throws {
+        let tree = try Self.makeTree(engine: engine)
         defer { tree.remove() }
-        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
+        let library = try await tree.openLibrary()
         func folders() async throws -> [String: Int] {
             var counts: [String: Int] = [:]
             for collection in try await library.collections() where collection.kind == .directory {
@@ -105,7 +113,7 @@ struct RescanTests {
             return counts
         }
         func latestToken() async throws -> ChangeToken {
-            ChangeToken(try await library.database.pool.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(token) FROM change") ?? 0 })
+            ChangeToken(Int64(try await library.integer("SELECT MAX(token) FROM change") ?? 0))
         }
         try FileManager.default.createDirectory(at: tree.url("2021/empty"), withIntermediateDirectories: true)
         try tree.copy("A_camera_exif/jhead__hp.jpg", to: "hp.jpg")
@@ -124,12 +132,12 @@ struct RescanTests {
         #expect(try await latestToken() == settled, "a rescan that finds nothing new records nothing")
     }
 
-    @Test("a moved file keeps its row and UUID; its new path is used from then on")
-    func moved() async throws {
-        let tree = try Self.makeTree()
+    @Test("a moved file keeps its row and UUID; its new path is used from then on", arguments: IndexEngine.allCases)
+    func moved(_ engine: IndexEngine) async throws {
+        let tree = try Self.makeTree(engine: engine)
         defer { tree.remove() }
         let reader = CountingReader()
-        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL, reader: reader)
+        let library = try await tree.openLibrary(reader: reader)
         try await library.scan()
         let before = try #require(try await allAssets(library).first { $0.filename == "sample.jpg" })
         #expect(before.id.uuid == AssetUUID.forFile(atRelativePath: "2019/sample.jpg"))
@@ -148,11 +156,11 @@ struct RescanTests {
         #expect(try await library.assetCount(in: beijing.id, filter: .all) == 1)
     }
 
-    @Test("a copy of a file that is still in place is a new asset, not a move")
-    func copyIsNotMove() async throws {
-        let tree = try Self.makeTree()
+    @Test("a copy of a file that is still in place is a new asset, not a move", arguments: IndexEngine.allCases)
+    func copyIsNotMove(_ engine: IndexEngine) async throws {
+        let tree = try Self.makeTree(engine: engine)
         defer { tree.remove() }
-        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
+        let library = try await tree.openLibrary()
         try await library.scan()
         try FileManager.default.copyItem(at: tree.url("2019/sony.jpg"), to: tree.url("2020/sony copy.jpg"))
         let summary = try await library.scan()
@@ -160,13 +168,13 @@ struct RescanTests {
         #expect(try await allAssets(library).count == 5)
     }
 
-    @Test("a file that fails is recorded and not read again until it changes; then it is indexed")
-    func failureThenFixed() async throws {
-        let tree = try Self.makeTree()
+    @Test("a file that fails is recorded and not read again until it changes; then it is indexed", arguments: IndexEngine.allCases)
+    func failureThenFixed(_ engine: IndexEngine) async throws {
+        let tree = try Self.makeTree(engine: engine)
         defer { tree.remove() }
         try tree.copy("D_hostile/jhead__poc2.jpg", to: "2019/broken.jpg")
         let reader = CountingReader()
-        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL, reader: reader)
+        let library = try await tree.openLibrary(reader: reader)
         let first = try await library.scan()
         #expect(first.added == 4)
         #expect(first.failed.map(\.path) == ["2019/broken.jpg"])
@@ -180,15 +188,15 @@ struct RescanTests {
         let fixed = try await library.scan()
         #expect(reader.readPaths == ["broken.jpg"])
         #expect(fixed.added == 1 && fixed.failed.isEmpty)
-        let failures = try await library.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM scan_failure") }
+        let failures = try await library.integer("SELECT COUNT(*) FROM scan_failure")
         #expect(failures == 0)
     }
 
-    @Test("progress reaches every file found")
-    func progress() async throws {
-        let tree = try Self.makeTree()
+    @Test("progress reaches every file found", arguments: IndexEngine.allCases)
+    func progress(_ engine: IndexEngine) async throws {
+        let tree = try Self.makeTree(engine: engine)
         defer { tree.remove() }
-        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
+        let library = try await tree.openLibrary()
         let reports = ProgressLog()
         try await library.scan { reports.append($0) }
         #expect(reports.last == ScanProgress(discovered: 4, processed: 4))

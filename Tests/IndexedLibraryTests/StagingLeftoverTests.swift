@@ -1,14 +1,13 @@
 import Foundation
-import GRDB
 @testable import IndexedLibrary
 import Testing
 import TestSupport
 
 @Suite("Staging files an interrupted import left behind")
 struct StagingLeftoverTests {
-    @Test("a scan never indexes Imports/.import-* files, and removes those untouched for over an hour (files only)")
-    func leftoversAreIgnoredThenRemoved() async throws {
-        let fixture = try await ChangeFixture()
+    @Test("a scan never indexes Imports/.import-* files, and removes those untouched for over an hour (files only)", arguments: IndexEngine.allCases)
+    func leftoversAreIgnoredThenRemoved(_ engine: IndexEngine) async throws {
+        let fixture = try await ChangeFixture(engine)
         defer { fixture.remove() }
         let imports = fixture.tree.url("Imports")
         try FileManager.default.createDirectory(at: imports, withIntermediateDirectories: true)
@@ -31,9 +30,7 @@ struct StagingLeftoverTests {
         #expect(FileManager.default.fileExists(atPath: fresh.path))
         #expect(FileManager.default.fileExists(atPath: oldFolder.path))
         #expect(FileManager.default.fileExists(atPath: otherHidden.path))
-        let hiddenRows = try await fixture.library.database.pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset WHERE relativePath LIKE '%/.%'")
-        }
+        let hiddenRows = try await fixture.library.integer("SELECT COUNT(*) FROM asset WHERE relativePath LIKE '%/.%'")
         #expect(hiddenRows == 0)
     }
 }

@@ -6,9 +6,9 @@ import TestSupport
 
 @Suite("The indexed scan follows symbolic links only inside the library")
 struct SymbolicLinkScanTests {
-    @Test("a link to / and a link to a photo outside add nothing to the index")
-    func linksOut() async throws {
-        let tree = try TemporaryTree()
+    @Test("a link to / and a link to a photo outside add nothing to the index", arguments: IndexEngine.allCases)
+    func linksOut(_ engine: IndexEngine) async throws {
+        let tree = try TemporaryTree(engine: engine)
         defer { tree.remove() }
         let outside = FileManager.default.temporaryDirectory.appendingPathComponent("outside-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
@@ -18,7 +18,7 @@ struct SymbolicLinkScanTests {
         try FileManager.default.createSymbolicLink(atPath: tree.url("everything").path, withDestinationPath: "/")
         try FileManager.default.createSymbolicLink(atPath: tree.url("neighbour").path, withDestinationPath: outside.path)
 
-        let library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
+        let library = try await tree.openLibrary()
         let summary = try await library.scan()
         #expect(summary.added == 1)
         let assets = try await collect(library.assets(in: SmartAlbum.all.collectionIdentifier, options: FetchOptions()))

@@ -48,11 +48,11 @@ struct WatcherFixture {
     let log = WatcherLog()
 
     /// A library holding two camera photos in `2019/`, scanned, with a watcher not started yet.
-    init(configuration: LibraryWatcher.Configuration = LibraryWatcher.Configuration()) async throws {
-        tree = try TemporaryTree()
+    init(_ engine: IndexEngine = .sqlite, configuration: LibraryWatcher.Configuration = LibraryWatcher.Configuration()) async throws {
+        tree = try TemporaryTree(engine: engine)
         try tree.copy("A_camera_exif/jhead__sony.jpg", to: "2019/sony.jpg")
         try tree.copy("A_camera_exif/jhead__olympus.jpg", to: "2019/olympus.jpg")
-        library = try IndexedLibrary(root: tree.root, databaseURL: tree.indexURL)
+        library = try await tree.openLibrary()
         try await library.scan()
         watcher = LibraryWatcher(library: library, configuration: configuration) { [log] in log.record($0) }
     }

@@ -6,9 +6,9 @@ import TestSupport
 
 @Suite("The watcher keeps previews current")
 struct WatcherPreviewTests {
-    @Test("a photo copied into a watched library gets its preview in the background; deleted, it loses it")
-    func previewFollowsTheFile() async throws {
-        let fixture = try await WatcherFixture()
+    @Test("a photo copied into a watched library gets its preview in the background; deleted, it loses it", arguments: IndexEngine.allCases)
+    func previewFollowsTheFile(_ engine: IndexEngine) async throws {
+        let fixture = try await WatcherFixture(engine)
         defer { Task { await fixture.remove() } }
         try await fixture.start()
         @Sendable func reported(_ found: @escaping @Sendable (ScanSummary) -> Bool) -> Bool {

@@ -21,20 +21,20 @@ extension ChangeBatch {
     /// The user album or folder `identifier` names, of `kind` when given.
     func album(_ identifier: CollectionIdentifier, kind: AlbumKind? = nil) throws -> AlbumRow {
         guard case .album(let uuid) = CollectionID(identifier) else {
-            throw LibraryError.invalidChange("\(identifier) is not a user album or folder (smart albums and directories cannot be changed)")
+            throw InvalidChange.notUserCollection(identifier)
         }
         guard let row = try Row.fetchOne(db, sql: "SELECT id, kind, title FROM album WHERE uuid = ?", arguments: [uuid]),
               let found = AlbumKind(rawValue: row["kind"]) else {
-            throw LibraryError.invalidChange("no album or folder \(identifier) in this library")
+            throw InvalidChange.noCollection(identifier)
         }
         if let kind, kind != found {
-            throw LibraryError.invalidChange("\(identifier) (\"\(row["title"] as String)\") is a \(found.rawValue), not a \(kind.rawValue)")
+            throw InvalidChange.wrongKind(identifier, title: row["title"], is: found.rawValue, expected: kind.rawValue)
         }
         return AlbumRow(id: row["id"], uuid: uuid, kind: found, title: row["title"])
     }
 
     func createCollection(title: String, kind: AlbumKind, inFolder folder: CollectionIdentifier?) throws -> CollectionIdentifier {
-        let title = try Self.validTitle(title)
+        let title = try InvalidChange.validTitle(title)
         let parent = try folder.map { try album($0, kind: .folder) }
         let position = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position) + 1, 0) FROM album WHERE parentId IS ?",
                                         arguments: [parent?.id]) ?? 0
@@ -47,7 +47,7 @@ extension ChangeBatch {
 
     func rename(_ collection: CollectionIdentifier, to title: String) throws {
         let row = try album(collection)
-        try db.execute(sql: "UPDATE album SET title = ? WHERE id = ?", arguments: [try Self.validTitle(title), row.id])
+        try db.execute(sql: "UPDATE album SET title = ? WHERE id = ?", arguments: [try InvalidChange.validTitle(title), row.id])
         try db.recordChange(.collection, asset: nil, collection: row.identifier)
     }
 
@@ -59,7 +59,7 @@ extension ChangeBatch {
         if row.kind == .folder {
             let children = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM album WHERE parentId = ?", arguments: [row.id]) ?? 0
             guard children == 0 else {
-                throw LibraryError.invalidChange("folder \"\(row.title)\" is not empty (\(children) albums or folders): delete them first")
+                throw InvalidChange.folderNotEmpty(title: row.title, children: children)
             }
         }
         let members = try UUID.fetchAll(db, sql: """
@@ -110,7 +110,7 @@ extension ChangeBatch {
         for identifier in identifiers {
             let asset = try record(identifier)
             guard let id = asset.id, memberSet.contains(id) else {
-                throw LibraryError.invalidChange("\(identifier) (\(asset.filename)) is not in album \"\(row.title)\"")
+                throw InvalidChange.notMember(identifier, filename: asset.filename, albumTitle: row.title)
             }
             if named.insert(id).inserted { first.append(id) }
         }
@@ -118,11 +118,5 @@ extension ChangeBatch {
             try db.execute(sql: "UPDATE album_asset SET position = ? WHERE albumId = ? AND assetId = ?", arguments: [position, row.id, id])
         }
         try db.recordChange(.collection, asset: nil, collection: row.identifier)
-    }
-
-    private static func validTitle(_ title: String) throws -> String {
-        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw LibraryError.invalidChange("an album or folder needs a title that is not blank") }
-        return trimmed
     }
 }

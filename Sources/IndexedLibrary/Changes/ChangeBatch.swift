@@ -59,7 +59,7 @@ struct ChangeBatch {
     /// The row of an asset named in a request (Recently Deleted included).
     func record(_ identifier: AssetIdentifier) throws -> AssetRecord {
         guard let record = try AssetRecord.filter(Column("uuid") == identifier.uuid).fetchOne(db) else {
-            throw LibraryError.invalidChange("no asset \(identifier) in this library")
+            throw InvalidChange.noAsset(identifier)
         }
         return record
     }
@@ -102,7 +102,7 @@ struct ChangeBatch {
         for identifier in identifiers {
             let record = try record(identifier)
             guard record.deletedAt != nil else {
-                throw LibraryError.invalidChange("\(identifier) (\(record.filename)) is not in Recently Deleted: delete it before purging it")
+                throw InvalidChange.notInRecentlyDeleted(identifier, filename: record.filename)
             }
             let before = try record.visibleCollections(db, recentlyAddedSince: recentlyAddedSince)
             try db.execute(sql: """

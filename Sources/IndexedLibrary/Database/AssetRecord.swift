@@ -67,7 +67,45 @@ package struct AssetRecord: Codable, FetchableRecord, MutablePersistableRecord, 
 extension AssetRecord {
     /// The number of columns of `SELECT asset.*` (all read by ``init(row:)``); a statement may
     /// select more after them.
-    static let columnCount = 29
+    package static let columnCount = 29
+
+    /// A row with every column given: how a store in another target (PostgreSQL) builds the
+    /// rows it reads.
+    package init(rowID id: Int64?, uuid: UUID, relativePath: String, directoryId: Int64, filename: String, mediaType: Int,
+                 pixelWidth: Int, pixelHeight: Int, creationDate: Double, timeZoneOffset: Int?, creationDateSource: CreationDateSource,
+                 modificationTime: Int64, byteSize: Int64, duration: Double?, orientation: Int, latitude: Double?, longitude: Double?,
+                 altitude: Double?, make: String?, model: String?, format: String, hasEmbeddedThumbnail: Bool, fingerprint: String,
+                 isFavorite: Bool, isHidden: Bool, deletedAt: Double?, addedAt: Double, isImported: Bool, framesPerSecond: Double?) {
+        self.id = id
+        self.uuid = uuid
+        self.relativePath = relativePath
+        self.directoryId = directoryId
+        self.filename = filename
+        self.mediaType = mediaType
+        self.pixelWidth = pixelWidth
+        self.pixelHeight = pixelHeight
+        self.creationDate = creationDate
+        self.timeZoneOffset = timeZoneOffset
+        self.creationDateSource = creationDateSource
+        self.modificationTime = modificationTime
+        self.byteSize = byteSize
+        self.duration = duration
+        self.orientation = orientation
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitude = altitude
+        self.make = make
+        self.model = model
+        self.format = format
+        self.hasEmbeddedThumbnail = hasEmbeddedThumbnail
+        self.fingerprint = fingerprint
+        self.isFavorite = isFavorite
+        self.isHidden = isHidden
+        self.deletedAt = deletedAt
+        self.addedAt = addedAt
+        self.isImported = isImported
+        self.framesPerSecond = framesPerSecond
+    }
 
     /// Decodes a row of `SELECT asset.*` by column position, in the table's order (schema v1;
     /// later versions only ever add columns after these, and a test pins the order). GRDB's Codable
@@ -119,7 +157,7 @@ extension MediaType {
         }
     }
 
-    init(databaseCode: Int) {
+    package init(databaseCode: Int) {
         self = databaseCode == 1 ? .video : .photo
     }
 }

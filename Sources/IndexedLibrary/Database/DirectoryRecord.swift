@@ -33,13 +33,9 @@ struct DirectoryRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
         if db.changesCount > 0 { try db.recordChange(.collection, asset: nil, collection: CollectionID.directory(uuid)) }
     }
 
-    /// The album of a folder, titled under `libraryName` as on the folder backend, in the album
-    /// of the folder above it (none at the top).
+    /// The album of a folder (``DirectoryCollection/collection(uuid:relativePath:count:libraryName:)``).
     static func collection(uuid: UUID, relativePath: String, count: Int, libraryName: String) -> AssetCollection {
-        let parent = relativePath.split(separator: "/").dropLast().joined(separator: "/")
-        return AssetCollection(id: CollectionID.directory(uuid), title: AssetCollection.directoryTitle(relativePath: relativePath, libraryName: libraryName),
-                               kind: .directory, estimatedAssetCount: count,
-                               parentID: parent.isEmpty ? nil : CollectionID.directory(AssetUUID.forDirectory(atRelativePath: parent)))
+        DirectoryCollection.collection(uuid: uuid, relativePath: relativePath, count: count, libraryName: libraryName)
     }
 
     private static func existingID(_ relativePath: String, _ db: Database) throws -> Int64? {

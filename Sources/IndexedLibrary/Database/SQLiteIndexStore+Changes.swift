@@ -74,48 +74,11 @@ extension SQLiteIndexStore {
                 SELECT token, assetUUID, collectionId, kind FROM change WHERE token > ? ORDER BY token
                 """, arguments: [token.value])
             while let row = try rows.next() {
-                change.token = ChangeToken(row["token"])
                 guard let kind = ChangeKind.fromDatabaseValue(row["kind"]) else { continue }
-                let asset = (row["assetUUID"] as UUID?).map { AssetIdentifier.local(LocalIdentifier(uuid: $0)) }
-                if let collection = (row["collectionId"] as String?).map(CollectionIdentifier.init(rawValue:)) {
-                    var membership = change.collections[collection] ?? CollectionChange()
-                    if let asset { membership.merge(kind, asset) } else { membership.collectionChanged = true }
-                    change.collections[collection] = membership
-                } else if let asset {
-                    change.merge(kind, asset)
-                }
+                change.fold(RecordedChange(token: row["token"], asset: row["assetUUID"],
+                                           collection: (row["collectionId"] as String?).map(CollectionIdentifier.init(rawValue:)), kind: kind))
             }
             return change
-        }
-    }
-}
-
-private extension LibraryChange {
-    mutating func merge(_ kind: ChangeKind, _ asset: AssetIdentifier) {
-        Merge.apply(kind, asset, inserted: &insertedAssets, removed: &removedAssets, changed: &changedAssets)
-    }
-}
-
-private extension CollectionChange {
-    mutating func merge(_ kind: ChangeKind, _ asset: AssetIdentifier) {
-        Merge.apply(kind, asset, inserted: &inserted, removed: &removed, changed: &changed)
-    }
-}
-
-/// How one recorded change folds into the changes before it.
-private enum Merge {
-    static func apply(_ kind: ChangeKind, _ asset: AssetIdentifier, inserted: inout Set<AssetIdentifier>,
-                      removed: inout Set<AssetIdentifier>, changed: inout Set<AssetIdentifier>) {
-        switch kind {
-        case .inserted:
-            if removed.remove(asset) != nil { changed.insert(asset) } else { inserted.insert(asset) }
-        case .removed:
-            changed.remove(asset)
-            if inserted.remove(asset) == nil { removed.insert(asset) }
-        case .changed:
-            if !inserted.contains(asset) { changed.insert(asset) }
-        case .collection:
-            break
         }
     }
 }

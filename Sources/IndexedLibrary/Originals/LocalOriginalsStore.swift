@@ -108,7 +108,7 @@ package struct LocalOriginalsStore: OriginalsStore {
 
 extension FileEntry {
     /// The file as an original of the library folder.
-    var stored: StoredOriginal {
+    package var stored: StoredOriginal {
         StoredOriginal(path: relativePath, byteSize: byteSize, modificationDate: modificationDate, modificationTime: modificationTime)
     }
 }

@@ -5,7 +5,7 @@ import MediaProbing
 
 extension AssetRecord {
     /// A new row for `original`, adopted in place or just imported.
-    init(original: StoredOriginal, metadata: MediaMetadata, fingerprint: String, uuid: UUID, directoryId: Int64, addedAt: Date) {
+    package init(original: StoredOriginal, metadata: MediaMetadata, fingerprint: String, uuid: UUID, directoryId: Int64, addedAt: Date) {
         self.init(
             uuid: uuid, relativePath: original.path, directoryId: directoryId, filename: original.filename,
             mediaType: 0, pixelWidth: 0, pixelHeight: 0, creationDate: 0, creationDateSource: .fileModificationDate,
@@ -16,7 +16,7 @@ extension AssetRecord {
 
     /// Takes what was read from a new version of the file; identity, place and the person's
     /// marks (favourite, hidden, deleted, albums) stay.
-    mutating func refresh(from original: StoredOriginal, metadata: MediaMetadata, fingerprint: String) {
+    package mutating func refresh(from original: StoredOriginal, metadata: MediaMetadata, fingerprint: String) {
         let creation = metadata.creation(fileModificationDate: original.modificationDate)
         mediaType = metadata.mediaType.databaseCode
         pixelWidth = metadata.pixelSize.width

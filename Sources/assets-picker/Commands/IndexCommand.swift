@@ -31,6 +31,8 @@ struct IndexCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Buckets") var bucket: BucketOptions
 
+    @OptionGroup(title: "Database") var database: DatabaseOptions
+
     @Option(name: .long, help: "The index file (default: $XDG_DATA_HOME/assets-picker/libraries/<name>-<key>/library.sqlite, one per library folder).",
             completion: .file(), transform: { URL(fileURLWithPath: $0) })
     var index: URL?
@@ -82,7 +84,8 @@ struct IndexCommand: AsyncParsableCommand {
 
     func run() async throws {
         let renderer = ImageRenderer(configuration: PipelineConfiguration(maxPixels: maxPixels))
-        let opener = LibraryOpener(reader: MediaMetadataReader(renderer: renderer), bucketConnection: bucket.connection)
+        let opener = LibraryOpener(reader: MediaMetadataReader(renderer: renderer), bucketConnection: bucket.connection,
+                                   database: try database.indexDatabase())
         let indexURL = index ?? opener.defaultIndexURL(forRoot: path)
         let library = try await opener.indexedLibrary(root: path, indexURL: indexURL)
         let bar = TerminalProgress(label: "Indexing")

@@ -1,0 +1,117 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// A PostgreSQL database: a pool of connections (postgres-nio's `PostgresClient`, run by a task
+/// of its own for as long as this value lives) and the three ways the stores use it — a
+/// statement on any connection, a read-only snapshot, and a write transaction.
+///
+/// Write transactions take one advisory lock, so they run one at a time, as SQLite's do: the
+/// change history's tokens are then handed out in commit order, and a reader that has seen a
+/// token has seen every change before it. One database value can serve several stores (the
+/// index now; sessions and picks later) over one pool.
+package final class PostgresPool: Sendable {
+    /// Where the database is.
+    package let address: PostgresAddress
+    let client: PostgresClient
+    let logger: Logger
+    private let running: Task<Void, Never>
+
+    /// The key of the advisory lock every write transaction takes.
+    static let writeLock: Int64 = 0x4153_5345_5453_5049 // "ASSETSPI"
+
+    /// Connects to the database at `address`, checking first that one connection can be made,
+    /// so a wrong address, password or database fails here with one clear line.
+    /// - Throws: ``PostgresIndexError``.
+    package init(address: PostgresAddress) async throws {
+        let logger = Logger(label: "assets-picker.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+        do {
+            let connection = try await PostgresConnection.connect(configuration: address.connectionConfiguration, id: 0, logger: logger)
+            try await connection.close()
+        } catch {
+            throw PostgresIndexError.from(error, at: address)
+        }
+        self.address = address
+        self.logger = logger
+        let client = PostgresClient(configuration: address.clientConfiguration, backgroundLogger: logger)
+        self.client = client
+        running = Task { await client.run() }
+    }
+
+    deinit {
+        running.cancel()
+    }
+
+    /// Runs `body` on one connection, outside any transaction.
+    package func withSession<Result: Sendable>(_ body: (PostgresSession) async throws -> Result) async throws -> Result {
+        do {
+            return try await client.withConnection { connection in try await body(PostgresSession(connection: connection, logger: logger, address: address)) }
+        } catch {
+            throw mapped(error)
+        }
+    }
+
+    /// Runs `body` in a read-only transaction that sees one snapshot of the database.
+    package func read<Result: Sendable>(_ body: (PostgresSession) async throws -> Result) async throws -> Result {
+        try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+    }
+
+    /// Runs `body` in a write transaction, after every other write has committed or rolled
+    /// back (the advisory lock). `body`'s error rolls it back and is rethrown as it was.
+    package func write<Result: Sendable>(_ body: (PostgresSession) async throws -> Result) async throws -> Result {
+        try await transaction("BEGIN", { session in
+            try await session.execute("SELECT pg_advisory_xact_lock(\(Self.writeLock))")
+            return try await body(session)
+        })
+    }
+
+    private func transaction<Result: Sendable>(_ begin: String, _ body: (PostgresSession) async throws -> Result) async throws -> Result {
+        try await withSession { session in
+            try await session.execute(PostgresQuery(unsafeSQL: begin))
+            let result: Result
+            do {
+                result = try await body(session)
+            } catch {
+                try? await session.execute("ROLLBACK")
+                throw error
+            }
+            try await session.execute("COMMIT")
+            return result
+        }
+    }
+
+    /// A driver's error as a ``PostgresIndexError`` naming this database; other errors (the
+    /// library's own, such as a refused change) as they are.
+    private func mapped(_ error: any Error) -> any Error {
+        error is PSQLError ? PostgresIndexError.from(error, at: address) : error
+    }
+}
+
+/// One connection lent by a ``PostgresPool``, with the forms of statement the stores use.
+package struct PostgresSession {
+    let connection: PostgresConnection
+    let logger: Logger
+    /// The database's address, for errors.
+    let address: PostgresAddress
+
+    /// Runs a statement, its rows (if any) read and dropped.
+    package func execute(_ query: PostgresQuery) async throws {
+        for try await _ in try await connection.query(query, logger: logger) {}
+    }
+
+    /// Every row of a statement.
+    package func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        try await connection.query(query, logger: logger).collect()
+    }
+
+    /// The first column of every row.
+    package func values<Value: PostgresDecodable>(_ query: PostgresQuery, as type: Value.Type = Value.self) async throws -> [Value] {
+        try await rows(query).map { try $0.decode(Value.self) }
+    }
+
+    /// The first column of the first row, `nil` when there is none.
+    package func value<Value: PostgresDecodable>(_ query: PostgresQuery, as type: Value.Type = Value.self) async throws -> Value?
+        where Value._DecodableType == Value {
+        try await values(query, as: Value?.self).first ?? nil
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+import Foundation
+import LibraryOpening
+
+/// Where an indexed library's records live: the SQLite file, or a PostgreSQL database.
+struct DatabaseOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The index's PostgreSQL database, postgresql://USER:PASSWORD@HOST:PORT/DATABASE (default: $ASSETS_PICKER_DATABASE_URL, else the SQLite file).",
+                                            discussion: """
+        Several servers can share one library's index this way; previews and caches stay on each machine. \
+        A socket folder is given as ?host=/run/postgresql; TLS as ?sslmode=disable, prefer or require. The password is never printed.
+        """))
+    var database: String?
+
+    /// The database these options and the environment name.
+    func indexDatabase() throws -> IndexDatabase {
+        do {
+            return try IndexDatabase.from(option: database)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+}
