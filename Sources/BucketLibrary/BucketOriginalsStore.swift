@@ -86,8 +86,14 @@ package final class BucketOriginalsStore: OriginalsStore, OriginalFetching {
         }
     }
 
+    /// Where the original at `path` is kept on this machine, under the cache folder. A path that
+    /// could lead out of it (an empty, `.` or `..` part, a control character: whatever an older
+    /// index may hold) is refused, never made a file's path.
     package func original(at path: String, byteSize: Int64, modificationTime: Int64) async throws -> OriginalLocation {
-        OriginalLocation(root: cache.folder, relativePath: path, byteSize: byteSize, modificationTime: modificationTime)
+        guard ObjectName.isSafeRelativePath(path) else {
+            throw LibraryError.unreadableFile(path: ListedKey.escaped(path), reason: "not a name an original can be kept under on this machine")
+        }
+        return OriginalLocation(root: cache.folder, relativePath: path, byteSize: byteSize, modificationTime: modificationTime)
     }
 
     /// The key of the original at `path`.

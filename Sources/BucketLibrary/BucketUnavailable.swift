@@ -23,6 +23,22 @@ struct BucketUnavailable: ScanInterruption, CustomStringConvertible {
         }
     }
 
+    /// `error`, met reading one object at `place` (`s3://bucket/key`): that object's failure when
+    /// it is the object's alone — S3 refusing it (`AccessDenied`: an SSE-KMS key without
+    /// `kms:Decrypt`, a bucket policy) or failing on it (a 5xx other than 503) — so the scan
+    /// records it and goes on; else as ``classify(_:)`` says (refused credentials, an
+    /// unreachable or throttling service stop the scan).
+    static func classify(_ error: any Error, readingObjectAt place: String) -> any Error {
+        switch error as? S3Error {
+        case let .accessDenied(_, reason) where reason.hasPrefix("access denied"):
+            return ObjectReadFailure(description: "\(place): \(reason)")
+        case let .http(_, _, status, code, _) where status >= 500 && status != 503:
+            return ObjectReadFailure(description: "\(place): S3 failed to read it (HTTP \(status)\(code.isEmpty ? "" : " \(code)"))")
+        default:
+            return classify(error)
+        }
+    }
+
     /// The reason alone, without the place S3's description begins with: for a line that names
     /// the library first.
     static func reason(_ error: any Error) -> String {

@@ -36,11 +36,13 @@ public struct BucketConnection: Sendable {
 
     /// The endpoint the configuration would have, without needing the keys: what an index of a
     /// bucket is keyed by besides its address.
+    /// In its one form (``S3Configuration/normalizedEndpoint(_:)``): `http://h:9000` and
+    /// `http://h:9000/` key the same index.
     public var resolvedEndpoint: URL {
-        if let endpoint { return endpoint }
+        if let endpoint { return (try? S3Configuration.normalizedEndpoint(endpoint)) ?? endpoint }
         for name in ["AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"] {
             if let value = environment[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty, let url = URL(string: value) {
-                return url
+                return (try? S3Configuration.normalizedEndpoint(url)) ?? url
             }
         }
         let region = region ?? [environment["AWS_REGION"], environment["AWS_DEFAULT_REGION"]].compactMap { $0 }.first { !$0.isEmpty } ?? "us-east-1"

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 extension S3Client {
@@ -47,11 +48,14 @@ public struct S3ListPages: AsyncSequence, Sendable {
     let prefix: String
     let delimiter: String?
 
-    /// Fetches the next page when asked.
+    /// Fetches the next page when asked. A continuation token the listing gave before ends the
+    /// listing with an error (a server that would loop forever); the tokens are kept as digests,
+    /// so however long they are, each page costs 32 bytes.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let pages: S3ListPages
         var token: String?
         var isFinished = false
+        var seenTokens: Set<Data> = []
 
         /// The next page, or `nil` after the last.
         public mutating func next() async throws -> S3ListPage? {
@@ -66,6 +70,11 @@ public struct S3ListPages: AsyncSequence, Sendable {
             }
             token = page.nextContinuationToken
             isFinished = token == nil
+            if let token, !seenTokens.insert(Data(SHA256.hash(data: Data(token.utf8)))).inserted {
+                isFinished = true
+                let place = "s3://\(pages.bucket)/\(pages.prefix)"
+                throw S3Error.malformed("\(place): the listing gave a continuation token it gave before, so it would never end")
+            }
             return page
         }
     }

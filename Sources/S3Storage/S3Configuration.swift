@@ -84,10 +84,7 @@ public struct S3Configuration: Sendable {
             chosenEndpoint = url
         }
         if let url = chosenEndpoint {
-            guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                  let host = url.host, !host.isEmpty else {
-                throw S3Error.notConfigured("the S3 endpoint must be an http or https address with a host, e.g. http://127.0.0.1:9000")
-            }
+            chosenEndpoint = try normalizedEndpoint(url)
         }
         let chosenCredentials: S3Credentials
         if let credentials {
@@ -104,6 +101,36 @@ public struct S3Configuration: Sendable {
         }
         return S3Configuration(endpoint: chosenEndpoint, region: region, credentials: chosenCredentials,
                                usesPathStyle: usesPathStyle)
+    }
+}
+
+extension S3Configuration {
+    /// `url` as the one form an endpoint is kept in: scheme and host in lower case, no `/` at
+    /// the end of its path, so `http://h:9000` and `http://H:9000/` are one endpoint (and key one
+    /// index).
+    ///
+    /// - Throws: ``S3Error/notConfigured(_:)`` when it is not an `http` or `https` address with a
+    ///   host, or carries a user or password, a query or a fragment (none of which an endpoint
+    ///   takes); the message never repeats the address, so never a password in it.
+    public static func normalizedEndpoint(_ url: URL) throws -> URL {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              var parts = URLComponents(url: url, resolvingAgainstBaseURL: false),
+              let host = parts.host, !host.isEmpty else {
+            throw S3Error.notConfigured("the S3 endpoint must be an http or https address with a host, e.g. http://127.0.0.1:9000")
+        }
+        if parts.user != nil || parts.password != nil {
+            throw S3Error.notConfigured("the S3 endpoint must not carry a user or password: give the keys in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+        }
+        if parts.query != nil || parts.fragment != nil {
+            throw S3Error.notConfigured("the S3 endpoint must not carry a query (`?…`) or fragment (`#…`): give it as http://HOST:PORT or https://HOST")
+        }
+        parts.scheme = scheme
+        parts.host = host.lowercased()
+        while parts.path.hasSuffix("/") { parts.path.removeLast() }
+        guard let normalized = parts.url else {
+            throw S3Error.notConfigured("the S3 endpoint must be an http or https address with a host, e.g. http://127.0.0.1:9000")
+        }
+        return normalized
     }
 }
 

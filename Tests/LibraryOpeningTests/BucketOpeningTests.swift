@@ -20,6 +20,9 @@ struct BucketOpeningTests {
         let index = opener(data: data).defaultIndexURL(forRoot: root)
         #expect(index.path.hasPrefix(data.appendingPathComponent("libraries/photos-trip-").path))
         #expect(opener(data: data, endpoint: "http://127.0.0.1:2").defaultIndexURL(forRoot: root) != index)
+        // One endpoint, one index: a `/` at the end or a host in capitals is the same endpoint.
+        #expect(opener(data: data, endpoint: "http://127.0.0.1:1/").defaultIndexURL(forRoot: root) == index)
+        #expect(opener(data: data, endpoint: "HTTP://127.0.0.1:1//").defaultIndexURL(forRoot: root) == index)
         #expect(opener(data: data).defaultIndexURL(forRoot: try #require(URL(string: "s3://photos/2024/"))) != index)
         #expect(opener(data: data).resolve(root: root, backend: .auto) == .indexed)
         #expect(LibraryOpener.isBucket(root) && !LibraryOpener.isBucket(data))

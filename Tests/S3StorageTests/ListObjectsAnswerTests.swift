@@ -23,10 +23,28 @@ struct ListObjectsAnswerTests {
 
     @Test("what is not a listing is malformed, not an empty page")
     func refusesOthers() {
-        for text in ["", "<html>proxy error</html>", "<ListBucketResult><Contents><Key>k</Key></Contents></ListBucketResult>",
-                     "<ListBucketResult><IsTruncated>true</IsTruncated></ListBucketResult>"] {
+        for text in ["", "<html>proxy error</html>", "<ListBucketResult><IsTruncated>true</IsTruncated></ListBucketResult>"] {
             #expect(throws: S3Error.self) { try ListObjectsAnswer.page(from: Data(text.utf8), bucket: "b") }
         }
+    }
+
+    @Test("an entry that cannot be read is passed over with its reason; the page's other entries are read")
+    func unreadableEntries() throws {
+        let time = "<LastModified>2024-05-01T10:00:00.000Z</LastModified>"
+        let entries = [
+            "<Contents><Key>k</Key></Contents>",
+            "<Contents><Key>neg.jpg</Key>\(time)<Size>-1</Size></Contents>",
+            "<Contents><Key>big.jpg</Key>\(time)<Size>99999999999999999999</Size></Contents>",
+            "<Contents><Key>bad%FF.jpg</Key>\(time)<Size>1</Size></Contents>",
+            "<Contents>\(time)<Size>1</Size></Contents>",
+            "<Contents><Key>ok.jpg</Key>\(time)<Size>5</Size></Contents>",
+        ]
+        let text = "<ListBucketResult><EncodingType>url</EncodingType>\(entries.joined())<IsTruncated>false</IsTruncated></ListBucketResult>"
+        let page = try ListObjectsAnswer.page(from: Data(text.utf8), bucket: "b")
+        #expect(page.objects.map(\.key) == ["ok.jpg"])
+        #expect(page.unreadable.map(\.listedKey) == ["k", "neg.jpg", "big.jpg", "bad%FF.jpg", nil])
+        #expect(page.unreadable[1].reason.contains("`-1` is not a number of bytes"))
+        #expect(page.unreadable[3].reason.contains("not percent-encoded UTF-8"))
     }
 
     @Test("S3's error codes become errors a person can act on, each naming the bucket or object")

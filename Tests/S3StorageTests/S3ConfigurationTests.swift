@@ -28,6 +28,26 @@ struct S3ConfigurationTests {
         #expect(regional.endpoint.absoluteString == "https://s3.ap-south-1.amazonaws.com")
     }
 
+    @Test("an endpoint is kept in one form; one with a user or password, a query or a fragment is refused without repeating it")
+    func endpointForm() throws {
+        for given in ["http://127.0.0.1:5055", "http://127.0.0.1:5055/", "HTTP://127.0.0.1:5055//"] {
+            let configuration = try S3Configuration.standard(environment: Self.keys.merging(["AWS_ENDPOINT_URL": given]) { $1 })
+            #expect(configuration.endpoint.absoluteString == "http://127.0.0.1:5055", "\(given)")
+        }
+        #expect(try S3Configuration.standard(environment: Self.keys, endpoint: URL(string: "https://Nas.example/base/")!).endpoint.absoluteString
+            == "https://nas.example/base")
+        for refused in ["http://minio-user:minio-PASSWORD@127.0.0.1:5075", "http://minio-user@127.0.0.1:5075",
+                        "http://127.0.0.1:5055/?x=1", "http://127.0.0.1:5055/#frag"] {
+            do {
+                _ = try S3Configuration.standard(environment: Self.keys, endpoint: URL(string: refused)!)
+                Issue.record("\(refused) was taken")
+            } catch {
+                #expect(!"\(error)".contains("PASSWORD") && !"\(error)".contains("minio-user") && !"\(error)".contains("127.0.0.1:50"), "\(error)")
+                #expect("\(error)".contains("must not carry"), "\(error)")
+            }
+        }
+    }
+
     @Test("options override the variables; AWS_ENDPOINT_URL_S3 overrides AWS_ENDPOINT_URL")
     func optionsOverride() throws {
         let environment = Self.keys.merging(["AWS_ENDPOINT_URL": "http://a:1", "AWS_ENDPOINT_URL_S3": "http://b:2", "AWS_REGION": "x"]) { $1 }

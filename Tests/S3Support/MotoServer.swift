@@ -117,6 +117,12 @@ enum MotoProcess {
     /// Starts moto on a port it picks and returns that port.
     static func start(environment: [String: String]) async throws -> Int {
         guard let executable = locate() else { throw MotoServer.Missing() }
+        return try await start(executable: executable, arguments: ["-H", "127.0.0.1", "-p", "0"], environment: environment)
+    }
+
+    /// Starts `executable` with `arguments`, a server that prints `Running on http://127.0.0.1:PORT`
+    /// as moto does, and returns that port.
+    static func start(executable: URL, arguments: [String], environment: [String: String]) async throws -> Int {
         _ = exitHook
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw MotoServer.StartFailure(reason: "no pipe: \(String(cString: strerror(errno)))") }
@@ -124,7 +130,7 @@ enum MotoProcess {
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let pid: pid_t
         do {
-            pid = try ProcessSpawn.spawn(executable.path, arguments: ["-H", "127.0.0.1", "-p", "0"],
+            pid = try ProcessSpawn.spawn(executable.path, arguments: arguments,
                                          environment: environment.merging(["PYTHONUNBUFFERED": "1"]) { $1 },
                                          fileActions: [.duplicate(ends[1], to: 1), .duplicate(ends[1], to: 2)],
                                          ownProcessGroup: true)

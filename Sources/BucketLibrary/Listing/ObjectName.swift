@@ -28,6 +28,9 @@ enum ObjectName: Equatable {
         if name.utf8.contains(0) {
             return .refused("a NUL character cannot be in a file name here")
         }
+        if let control = name.unicodeScalars.first(where: { ListedKey.isControl($0) }) {
+            return .refused("a control character (U+\(String(control.value, radix: 16, uppercase: true))) is not taken in a name")
+        }
         if name.utf8.count > maximumNameBytes {
             return .refused("a name of \(name.utf8.count) bytes is over the \(maximumNameBytes) a file name may have here")
         }
@@ -35,5 +38,16 @@ enum ObjectName: Equatable {
             return .refused("the name is not valid UTF-8 (it holds U+FFFD, a character put for undecodable bytes)")
         }
         return .accepted
+    }
+
+    /// Whether `path` (relative, `/` between its parts) is safe to put under a folder of this
+    /// machine: every part a name ``judge(_:isFolder:)`` accepts, so no empty, `.` or `..`
+    /// part, no leading `/`, no NUL or control character. What a key becomes a local path
+    /// through is checked with it again, whatever the index holds.
+    static func isSafeRelativePath(_ path: String) -> Bool {
+        guard !path.isEmpty, path.utf8.count <= 4096 else { return false }
+        return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy {
+            judge(String($0), isFolder: false) == .accepted
+        }
     }
 }

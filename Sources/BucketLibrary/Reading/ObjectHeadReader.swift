@@ -41,6 +41,14 @@ struct ObjectHeadReader: Sendable {
     /// (`s3://bucket/key`), not a temporary file.
     func metadata(of file: FileEntry, key: String, place: String,
                   reader: any MediaMetadataReading) async throws -> (MediaMetadata, Cost) {
+        // A listing is checked where it enters; this checks again what an index holds, so that no
+        // size traps the arithmetic below and no name leads out of the temporary folder.
+        guard file.byteSize >= 0, file.byteSize <= S3Object.maximumByteSize else {
+            throw ObjectReadFailure(description: "\(place): the listed size \(file.byteSize) is not a number of bytes from 0 to \(S3Object.maximumByteSize)")
+        }
+        guard ObjectName.judge(file.filename, isFolder: false) == .accepted else {
+            throw ObjectReadFailure(description: "\(place): the name cannot be a file name here")
+        }
         let folder = try cache.newPartialFile()
         defer {
             try? FileManager.default.removeItem(at: folder)
@@ -63,7 +71,7 @@ struct ObjectHeadReader: Sendable {
             cost.wasWhole = true
             return (try await reader.read(local, as: file.mediaType), cost)
         } catch let error as S3Error {
-            throw BucketUnavailable.classify(error)
+            throw BucketUnavailable.classify(error, readingObjectAt: place)
         } catch is CancellationError {
             throw CancellationError()
         } catch {
@@ -90,8 +98,12 @@ struct ObjectHeadReader: Sendable {
         while let range = next {
             guard cost.ranges <= maximumRanges, range.count <= maximumRangeBytes else { return nil }
             let data = try await client.bytes(bucket: bucket, key: key, range: range, ifMatch: file.contentTag)
-            // Fewer bytes than the listed size holds: the object changed since it was listed.
-            guard data.count == range.count else { throw S3Error.changed(bucket: bucket, key: key) }
+            // Fewer bytes than the listed size holds: the listed size is wrong (or the object
+            // was replaced by a shorter one under the same entity tag, which S3 never does).
+            guard data.count == range.count else {
+                throw ObjectReadFailure(description: "s3://\(bucket)/\(key): the listing gives it \(file.byteSize) bytes, but the bytes \(range.lowerBound) "
+                    + "to \(range.upperBound - 1) gave \(data.count): the listed size is not the object's")
+            }
             bytes.add(data, at: range.lowerBound)
             cost.ranges += 1
             cost.bytes += Int64(data.count)

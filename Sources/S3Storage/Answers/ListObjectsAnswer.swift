@@ -4,33 +4,61 @@ import Foundation
 ///
 /// The listing is asked for with `encoding-type=url`, so keys arrive percent-encoded (AWS writes
 /// a space as `+`, moto as `%20`; both decode) and a key with characters XML cannot carry still
-/// lists.
+/// lists. An entry that cannot be read (a key that is not percent-encoded UTF-8, a size that is
+/// not a number from 0 to ``S3Object/maximumByteSize``, a missing key, size or time) is passed
+/// over into ``S3ListPage/unreadable`` with its reason; only a page that is no listing at all
+/// is refused.
 enum ListObjectsAnswer {
     static func page(from data: Data, bucket: String) throws -> S3ListPage {
         guard let root = XMLTree.parse(data), root.name == "ListBucketResult" else {
             throw S3Error.malformed("s3://\(bucket): the listing is not a ListBucketResult")
         }
         let isURLEncoded = root.text("EncodingType") == "url"
-        func decoded(_ value: String) throws -> String {
-            guard isURLEncoded else { return value }
-            guard let plain = URIEncoding.decode(value, plusIsSpace: true) else {
-                throw S3Error.malformed("s3://\(bucket): a listed key is not percent-encoded UTF-8")
-            }
-            return plain
+        func decoded(_ value: String) -> String? {
+            isURLEncoded ? URIEncoding.decode(value, plusIsSpace: true) : value
         }
-        let objects = try root.children("Contents").map { entry in
-            guard let key = entry.text("Key"), let size = entry.text("Size").flatMap({ Int64($0) }),
-                  let modified = entry.text("LastModified").flatMap(HTTPDate.iso8601) else {
-                throw S3Error.malformed("s3://\(bucket): a listed object lacks its key, size or time")
+        var objects: [S3Object] = []
+        var unreadable: [S3ListPage.UnreadableEntry] = []
+        for entry in root.children("Contents") {
+            guard let listedKey = entry.text("Key"), !listedKey.isEmpty else {
+                unreadable.append(.init(listedKey: nil, reason: "a listed object has no key"))
+                continue
             }
-            return S3Object(key: try decoded(key), byteSize: size, eTag: entry.text("ETag") ?? "", lastModified: modified)
+            guard let key = decoded(listedKey) else {
+                unreadable.append(.init(listedKey: listedKey, reason: "the listed key is not percent-encoded UTF-8"))
+                continue
+            }
+            guard let sizeText = entry.text("Size") else {
+                unreadable.append(.init(listedKey: listedKey, key: key, reason: "the listing gives no size"))
+                continue
+            }
+            guard let size = Int64(sizeText), size >= 0, size <= S3Object.maximumByteSize else {
+                let shown = sizeText.count > 40 ? String(sizeText.prefix(40)) + "…" : sizeText
+                unreadable.append(.init(listedKey: listedKey, key: key,
+                                        reason: "the listed size `\(shown)` is not a number of bytes from 0 to \(S3Object.maximumByteSize)"))
+                continue
+            }
+            guard let modified = entry.text("LastModified").flatMap(HTTPDate.iso8601) else {
+                unreadable.append(.init(listedKey: listedKey, key: key, reason: "the listing gives no readable time of change"))
+                continue
+            }
+            objects.append(S3Object(key: key, byteSize: size, eTag: entry.text("ETag") ?? "", lastModified: modified))
         }
-        let prefixes = try root.children("CommonPrefixes").compactMap { try $0.text("Prefix").map(decoded) }
+        var prefixes: [String] = []
+        for entry in root.children("CommonPrefixes") {
+            guard let listed = entry.text("Prefix") else { continue }
+            guard let prefix = decoded(listed) else {
+                unreadable.append(.init(listedKey: listed, reason: "the listed folder is not percent-encoded UTF-8"))
+                continue
+            }
+            prefixes.append(prefix)
+        }
         let isTruncated = root.text("IsTruncated") == "true"
         let token = root.text("NextContinuationToken").flatMap { $0.isEmpty ? nil : $0 }
         if isTruncated, token == nil {
             throw S3Error.malformed("s3://\(bucket): a truncated listing without a continuation token")
         }
-        return S3ListPage(objects: objects, commonPrefixes: prefixes, nextContinuationToken: isTruncated ? token : nil)
+        return S3ListPage(objects: objects, commonPrefixes: prefixes, nextContinuationToken: isTruncated ? token : nil,
+                          unreadable: unreadable)
     }
 }
