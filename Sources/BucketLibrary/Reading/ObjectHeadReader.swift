@@ -66,7 +66,7 @@ struct ObjectHeadReader: Sendable {
                 // Read again from all of it: the answer is then the file's own.
                 unlink(local.path)
             }
-            try await client.download(bucket: bucket, key: key, eTag: file.contentTag, to: local, progress: nil)
+            try await client.download(bucket: bucket, key: key, eTag: file.contentTag, byteSize: file.byteSize, to: local, progress: nil)
             cost.bytes += file.byteSize
             cost.wasWhole = true
             return (try await reader.read(local, as: file.mediaType), cost)
