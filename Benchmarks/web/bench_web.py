@@ -46,7 +46,7 @@ THUMBNAIL_QUERY = "w=256&h=256&mode=fill&format=jpeg&quality=80"
 ASSET_COUNT = 60
 THROUGHPUT_TARGET = 0.9
 COLD_TARGET = 2.0  # ours cold / the nginx floor, at most
-JUST_INDEXED_TARGET = 1.0  # ours cold right after `index` returned (no preview made yet) / the floor, at most
+JUST_INDEXED_TARGET = 1.0  # ours cold right after `index` returned (the newest photos' previews made, the rest to come) / the floor, at most
 WARM_TARGET = 1.0  # ours warm / the nginx floor, at most
 
 
@@ -298,12 +298,14 @@ def thumbnail_bytes(server, picker_uri, box):
 def fresh_server(arguments, library, run, just_indexed=False):
     """`assets-picker serve` on its own copy of `library`'s index and previews (the kept ones stay
     as made): a server just started, its rendition cache empty. `just_indexed`: on the index as
-    `assets-picker index` left it, no preview made yet (the server makes them in the background)."""
+    `assets-picker index` left it, the newest photos' previews made (the server makes the rest in the background)."""
     import web_library
     folder, index, _ = library
     run.mkdir()
     if just_indexed:
         shutil.copyfile(web_library.just_indexed(index), run / "library.sqlite")
+        if web_library.previews_folder(web_library.just_indexed(index)).exists():
+            shutil.copytree(web_library.previews_folder(web_library.just_indexed(index)), web_library.previews_folder(run / "library.sqlite"))
         return Server(arguments.binary, run, library=folder, index=run / "library.sqlite")
     shutil.copyfile(index, run / "library.sqlite")
     if web_library.previews_folder(index).exists():
@@ -408,7 +410,7 @@ def table(report):
     screens_ = report.get("firstScreen")
     if screens_:
         lines.append(f"First screen of All Photos at {screens_['cases'][0]['assets']:,} assets, ms from the album click "
-                     f"until every visible cell shows an image (cold: median of {screens_['coldRuns']} new servers, empty rendition cache, previews made; just indexed: the same on the index as `index` left it, no preview made yet, "
+                     f"until every visible cell shows an image (cold: median of {screens_['coldRuns']} new servers, empty rendition cache, previews made; just indexed: the same on the index as `index` left it, the newest photos' previews made, "
                      f"the server making them meanwhile; warm: median "
                      f"of {screens_['warmRuns']} new browsers, same server; floor: the same thumbnails behind nginx, "
                      f"same boxes, median of {screens_['floorRuns']}). Targets: cold <= {screens_['coldTarget']:.1f}x, just indexed <= {JUST_INDEXED_TARGET:.1f}x, "

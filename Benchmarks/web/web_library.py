@@ -19,11 +19,12 @@ rotation, so the sideways ones stay sideways, which costs the same to show):
 - jpeg-exif, jpeg-plain, heic: all alike;
 - mix: exif, plain and HEIC in turn.
 
-`assets-picker index` returns before previews are made; `index --previews` then makes those of
-the photos without an EXIF thumbnail (beside the index, `<variant>-previews/`) as it would for
-anyone's library. Each library is kept in both states: `<variant>.sqlite` with its previews made,
-and `<variant>-just-indexed.sqlite`, the index as `index` left it (no previews: a server started
-on it makes them in the background, newest first). The benchmark serves each run on a copy.
+`assets-picker index` returns once it has made the previews of the newest photos (a first
+screen's worth, `--newest-previews`); `index --previews` then makes those of every photo without
+an EXIF thumbnail (beside the index, `<variant>-previews/`) as it would for anyone's library. Each
+library is kept in both states: `<variant>.sqlite` with its previews made, and
+`<variant>-just-indexed.sqlite` (with `<variant>-just-indexed-previews/`), the index as `index`
+left it (a server started on it makes the rest in the background, newest first). The benchmark serves each run on a copy.
 """
 
 import json
@@ -46,7 +47,7 @@ VARIANTS = {
     "heic": lambda i: "heic",
     "mix": lambda i: ("exif", "plain", "heic")[i % 3],
 }
-FORMAT_VERSION = 3  # bumped when the way a library is made changes, so that old ones are made again
+FORMAT_VERSION = 4  # bumped when the way a library is made changes, so that old ones are made again
 
 
 def log(message):
@@ -181,15 +182,18 @@ def prepare(variant, binary, bench_binary):
     if done.exists() and json.loads(done.read_text()).get("specification") == specification and index.exists():
         return folder, index, json.loads(done.read_text())
     photos = camera_corpus(bench_binary, root)
-    for stale in (folder, index, just_indexed(index), done, previews_folder(index)):
+    for stale in (folder, index, just_indexed(index), done, previews_folder(index), previews_folder(just_indexed(index))):
         shutil.rmtree(stale, ignore_errors=True) if stale.is_dir() else stale.unlink(missing_ok=True)
     for suffix in ("-wal", "-shm"):
         Path(str(index) + suffix).unlink(missing_ok=True)
     log(f"making the {variant} library in {folder}")
     make_files(variant, photos, root, folder)
     subprocess.run([str(binary), "index", str(folder), "--index", str(index), "--json"], check=True, stdout=subprocess.DEVNULL)
-    # The index as `index` left it (previews to come), and the same once `index --previews` made them.
+    # The index as `index` left it (the newest photos' previews made, the others' to come), and the
+    # same once `index --previews` made them all.
     shutil.copyfile(index, just_indexed(index))
+    if previews_folder(index).exists():
+        shutil.copytree(previews_folder(index), previews_folder(just_indexed(index)))
     indexed = json.loads(subprocess.run([str(binary), "index", str(folder), "--index", str(index), "--previews", "--json"],
                                         check=True, stdout=subprocess.PIPE).stdout)
     add_older_rows(just_indexed(index), TOTAL - RECENT)

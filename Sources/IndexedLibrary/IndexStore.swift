@@ -87,8 +87,8 @@ package protocol IndexStore: Sendable {
 
     /// The assets of the camera roll that get a preview under `coverage` (by default the photos
     /// without an embedded EXIF thumbnail) and have none of their file's current version, newest
-    /// first, in one query.
-    func photosLackingPreviews(coverage: PreviewCoverage) async throws -> [PhotoLackingPreview]
+    /// first, in one query; the `newest` of them only, when given.
+    func photosLackingPreviews(coverage: PreviewCoverage, newest: Int?) async throws -> [PhotoLackingPreview]
     /// Records that these previews exist, in one transaction.
     func recordPreviews(_ previews: [PreviewRecord]) async throws
     /// Forgets the previews no asset needs now under `coverage` — their asset is gone, out of the

@@ -16,7 +16,7 @@ extension PostgresIndexStore {
         }
     }
 
-    package func photosLackingPreviews(coverage: PreviewCoverage) async throws -> [PhotoLackingPreview] {
+    package func photosLackingPreviews(coverage: PreviewCoverage, newest: Int?) async throws -> [PhotoLackingPreview] {
         try await database.withSession { session in
             let previous = AssetRecord.columnCount
             return try await session.rows(PostgresQuery(unsafeSQL: """
@@ -26,6 +26,7 @@ extension PostgresIndexStore {
                   AND (preview.assetId IS NULL OR preview.uuid != asset.uuid OR preview.byteSize != asset.byteSize
                        OR preview.modificationTime != asset.modificationTime)
                 ORDER BY asset.creationDate DESC, asset.id DESC
+                \(newest.map { "LIMIT \(max(0, $0))" } ?? "")
                 """)).map { row in
                 let cells = row.makeRandomAccess()
                 let earlier = try cells[previous].decode(Int64?.self)

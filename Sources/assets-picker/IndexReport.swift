@@ -15,11 +15,12 @@ enum IndexReport {
     }
 
     /// What `--previews` made; without it, where the previews of new photos come from.
-    static func previewSentence(_ summary: PreviewSummary?, scan: ScanSummary) -> String? {
+    static func previewSentence(_ summary: PreviewSummary?, newest: PreviewSummary? = nil, scan: ScanSummary) -> String? {
         guard let summary else {
             guard scan.added + scan.updated > 0 else { return nil }
-            return "The library can be browsed now; previews of new photos are made in the background while 'serve' runs "
-                + "(or now, with index --previews)."
+            let first = newest.flatMap { $0.made == 0 ? nil : "the previews of its \(ReadableNumber.count($0.made)) newest photos are made" }
+            return "The library can be browsed now" + (first.map { " (\($0))" } ?? "") + "; previews of \(first == nil ? "" : "the other ")new photos are made "
+                + "in the background while 'serve' runs (or now, with index --previews)."
         }
         let parts = [
             counted(summary.made, "made"), counted(summary.removed, "of removed photos deleted"),

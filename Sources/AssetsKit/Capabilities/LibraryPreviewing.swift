@@ -13,6 +13,12 @@ public protocol LibraryPreviewing: Sendable {
     @discardableResult
     func makePreviews(progress: (@Sendable (PreviewProgress) -> Void)?) async throws -> PreviewSummary
 
+    /// Makes the previews the `count` newest photos lacking one need, at once, and returns: a
+    /// first screen's worth, so that a library just indexed opens as fast as one whose previews
+    /// are all made (the rest follow in the background). Removes nothing.
+    @discardableResult
+    func makePreviews(ofNewest count: Int) async throws -> PreviewSummary
+
     /// Starts making the previews the library lacks in the background, newest first, and
     /// returns at once; asked again while a run is under way, the run takes in what changed.
     func makePreviewsInBackground()

@@ -18,7 +18,7 @@ extension SQLiteIndexStore {
         }
     }
 
-    func photosLackingPreviews(coverage: PreviewCoverage) async throws -> [PhotoLackingPreview] {
+    func photosLackingPreviews(coverage: PreviewCoverage, newest: Int?) async throws -> [PhotoLackingPreview] {
         try await database.pool.read { db in
             // The camera roll's photos come newest first from the browse index
             // `asset_media_timeline`, with no sort; each is one lookup in `preview`.
@@ -30,6 +30,7 @@ extension SQLiteIndexStore {
                   AND (preview.assetId IS NULL OR preview.uuid != asset.uuid OR preview.byteSize != asset.byteSize
                        OR preview.modificationTime != asset.modificationTime)
                 ORDER BY asset.creationDate DESC, asset.id DESC
+                \(newest.map { "LIMIT \(max(0, $0))" } ?? "")
                 """)
             var photos: [PhotoLackingPreview] = []
             while let row = try rows.next() {

@@ -18,6 +18,13 @@ extension IndexedLibrary: LibraryPreviewing {
         try await makePreviews(width: ProcessInfo.processInfo.activeProcessorCount, progress: progress, isInterrupted: { false })
     }
 
+    /// Makes the previews of the `count` newest photos that lack one, with every core, found in
+    /// one query that reads no more rows than that; removes nothing.
+    @discardableResult
+    public func makePreviews(ofNewest count: Int) async throws -> PreviewSummary {
+        try await makePreviews(width: ProcessInfo.processInfo.activeProcessorCount, newest: count, progress: nil, isInterrupted: { false })
+    }
+
     /// Starts making the previews the library lacks in the background and returns at once
     /// (see ``makePreviews(progress:)``), a render at a time less than the cores (at least
     /// one), so that renders asked for meanwhile find a core. While a run is under way, another
@@ -36,21 +43,24 @@ extension IndexedLibrary: LibraryPreviewing {
     }
 
     /// One run: removes what killed runs left half written, forgets the previews no photo needs
-    /// (removing their files), then makes those the
-    /// index says are lacking, newest first, `width` at once, until done or `isInterrupted`.
-    func makePreviews(width: Int, progress: (@Sendable (PreviewProgress) -> Void)?,
+    /// (removing their files), then makes those the index says are lacking, newest first,
+    /// `width` at once, until done or `isInterrupted`. With `newest`, only the previews of that
+    /// many of the newest photos lacking one, and nothing removed.
+    func makePreviews(width: Int, newest: Int? = nil, progress: (@Sendable (PreviewProgress) -> Void)?,
                       isInterrupted: @escaping @Sendable () -> Bool) async throws -> PreviewSummary {
         var summary = PreviewSummary()
         guard let previews else { return summary }
         // A preview folder removed by hand took every preview with it.
         if !previews.exists { try await index.forgetAllPreviews() }
-        previews.removeLeftovers(now: now())
-        let unneeded = try await index.removeUnneededPreviews(coverage: previewCoverage)
-        for preview in unneeded { previews.remove(preview.version) }
-        summary.removed = unneeded.count
+        if newest == nil {
+            previews.removeLeftovers(now: now())
+            let unneeded = try await index.removeUnneededPreviews(coverage: previewCoverage)
+            for preview in unneeded { previews.remove(preview.version) }
+            summary.removed = unneeded.count
+        }
         let photos = try await index.assetCount(in: SmartAlbum.all.collectionIdentifier,
                                                 filter: previewCoverage == .everyAsset ? .all : .photo, recentlyAddedSince: now())
-        let lacking = try await index.photosLackingPreviews(coverage: previewCoverage)
+        let lacking = try await index.photosLackingPreviews(coverage: previewCoverage, newest: newest)
         var jobs: [PreviewMaker.Job] = []
         var found: [PreviewRecord] = []
         for photo in lacking {
@@ -65,7 +75,8 @@ extension IndexedLibrary: LibraryPreviewing {
             }
         }
         try await index.recordPreviews(found)
-        summary.unchanged = photos - jobs.count
+        // Only a run over every photo knows how many have theirs.
+        summary.unchanged = newest == nil ? photos - jobs.count : 0
         let maker = PreviewMaker(store: previews, index: index, rendering: imageManager.rendering, width: width)
         try await maker.make(jobs, into: &summary, progress: progress, isInterrupted: isInterrupted)
         return summary

@@ -31,7 +31,7 @@ package struct PreviewRecord: Sendable, Hashable {
 }
 
 /// A photo of the camera roll that gets a preview and has none of its file's current version
-/// (see ``IndexStore/photosLackingPreviews(coverage:)``).
+/// (see ``IndexStore/photosLackingPreviews(coverage:newest:)``).
 package struct PhotoLackingPreview: Sendable {
     /// The photo's row.
     package var record: AssetRecord

@@ -14,8 +14,9 @@ struct IndexCommand: AsyncParsableCommand {
         discussion: """
             Originals are only read. Files that cannot be read are listed with the reason; they do not stop the scan. \
             The library can be browsed as soon as it returns. Each photo without an embedded EXIF thumbnail then gets a small \
-            preview, kept beside the index (<index name>-previews/), newest first: a grid cell's first image. 'serve' makes them \
-            in the background; --previews makes them before returning. \
+            preview, kept beside the index (<index name>-previews/), newest first: a grid cell's first image. index makes those \
+            of the newest photos (a first screen's worth, --newest-previews) before returning, 'serve' the others in the \
+            background; --previews makes them all before returning. \
             A bucket (s3://BUCKET/PREFIX; endpoint and keys from AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, \
             AWS_SESSION_TOKEN, AWS_REGION or the options) is listed and each object's metadata read from ranged reads of its head; \
             every photo and video of it gets a preview, so that it can be browsed with the bucket unreachable. Other commands \
@@ -43,6 +44,10 @@ struct IndexCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Make the previews the library lacks before returning (with a progress bar on a terminal), instead of leaving them to 'serve'.")
     var previews = false
 
+    @Option(name: .long, help: ArgumentHelp("Without --previews, make those of the N newest photos that lack one before returning: a first screen's worth, so that the library opens as fast as one whose previews are all made (0 for none).",
+                                            valueName: "N"))
+    var newestPreviews = 240
+
     @Flag(name: .long, help: "Print the summary as one JSON document on stdout.")
     var json = false
 
@@ -53,8 +58,10 @@ struct IndexCommand: AsyncParsableCommand {
         let summary: ScanSummary
         /// What `--previews` made; `nil` without it.
         let previews: PreviewSummary?
+        /// What `--newest-previews` made, without `--previews`; `nil` when none were to be made.
+        let newestPreviews: PreviewSummary?
 
-        enum Keys: String, CodingKey { case library, index, previews }
+        enum Keys: String, CodingKey { case library, index, previews, newestPreviews }
 
         func encode(to encoder: Encoder) throws {
             try summary.encode(to: encoder)
@@ -62,10 +69,12 @@ struct IndexCommand: AsyncParsableCommand {
             try container.encode(library, forKey: .library)
             try container.encode(index, forKey: .index)
             try container.encodeIfPresent(previews, forKey: .previews)
+            try container.encodeIfPresent(newestPreviews, forKey: .newestPreviews)
         }
     }
 
     func validate() throws {
+        guard newestPreviews >= 0 else { throw ValidationError("--newest-previews must be 0 or more.") }
         switch (folder, library) {
         case (nil, nil): throw ValidationError("Give the library folder: assets-picker index PATH (or s3://BUCKET/PREFIX), or --library PATH.")
         case let (folder?, library?) where folder.standardizedFileURL != library.standardizedFileURL:
@@ -101,13 +110,20 @@ struct IndexCommand: AsyncParsableCommand {
             }
             previewBar.finish()
         }
+        // The first screen's previews: a moment for a folder, never a download of originals.
+        var newestSummary: PreviewSummary?
+        if !previews, newestPreviews > 0, summary.added + summary.updated > 0, library.remoteOriginals == nil,
+           let previewing = library.previewing {
+            newestSummary = try await previewing.makePreviews(ofNewest: newestPreviews)
+        }
         if json {
-            try JSONOutput.print(Output(library: library.placeDescription, index: indexURL.path, summary: summary, previews: previewSummary))
+            try JSONOutput.print(Output(library: library.placeDescription, index: indexURL.path, summary: summary, previews: previewSummary,
+                                        newestPreviews: newestSummary))
             return
         }
         say(IndexReport.scanSentence(path: library.placeDescription, summary))
-        if let previews = IndexReport.previewSentence(previewSummary, scan: summary) { say(previews) }
-        for failure in summary.failed + (previewSummary?.failed ?? []) {
+        if let previews = IndexReport.previewSentence(previewSummary, newest: newestSummary, scan: summary) { say(previews) }
+        for failure in summary.failed + (previewSummary?.failed ?? []) + (newestSummary?.failed ?? []) {
             FileHandle.standardError.write(Data(PrintableText.escaping("failed \(failure.path): \(failure.reason)").utf8 + [0x0A]))
         }
     }
