@@ -78,8 +78,9 @@ extension BucketOriginalsStore {
     private func download(_ location: OriginalLocation, to file: URL, report: (@Sendable (TransferProgress) -> Void)?) async throws {
         let object: S3Object
         do {
-            object = try await client.download(bucket: self.location.bucket, key: key(of: location.relativePath), eTag: nil,
-                                           byteSize: location.byteSize, to: file) {
+            object = try await client.download(bucket: self.location.bucket, key: key(of: location.relativePath),
+                                               eTag: location.fingerprint.flatMap(Self.entityTag(fromFingerprint:)),
+                                               byteSize: location.byteSize, to: file) {
                 report?(TransferProgress(received: $0.received, total: $0.total))
             }
         } catch is CancellationError {

@@ -21,6 +21,13 @@ extension BucketOriginalsStore {
         return "\(file.byteSize):\(tag)"
     }
 
+    /// The entity tag in a fingerprint ``fingerprint(of:)`` made; `nil` for another kind.
+    static func entityTag(fromFingerprint fingerprint: String) -> String? {
+        guard let colon = fingerprint.firstIndex(of: ":"), Int64(fingerprint[..<colon]) != nil else { return nil }
+        let tag = fingerprint[fingerprint.index(after: colon)...]
+        return tag.isEmpty ? nil : String(tag)
+    }
+
     package func metadata(of file: FileEntry, reader: any MediaMetadataReading) async throws -> MediaMetadata {
         let (metadata, cost) = try await headReader.metadata(of: file, key: key(of: file.relativePath), place: place(of: file.relativePath),
                                                              reader: reader)

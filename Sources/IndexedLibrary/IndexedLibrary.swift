@@ -156,7 +156,9 @@ public final class IndexedLibrary: FolderAuthorizing {
 
     /// Where the original of `record` is, and the version the index knows.
     func originalLocation(of record: AssetRecord) async throws -> OriginalLocation {
-        try await originals.original(at: record.relativePath, byteSize: record.byteSize, modificationTime: record.modificationTime)
+        var location = try await originals.original(at: record.relativePath, byteSize: record.byteSize, modificationTime: record.modificationTime)
+        location.fingerprint = record.fingerprint
+        return location
     }
 
     /// The row of `asset`, if it is still in the library (Recently Deleted included).

@@ -135,6 +135,23 @@ struct OriginalFetchTests {
         #expect(try await library.arrivingOriginal(of: asset) == nil, "once here, it is read from the local file")
     }
 
+    @Test("a fetch asks for the version the index knows: its first GET carries If-Match with the listed entity tag")
+    func fetchAsksForTheIndexedVersion() async throws {
+        let (fixture, photo) = try await Self.indexed("if-match")
+        defer { fixture.remove() }
+        let proxy = try await FaultProxy.start(upstreamPort: fixture.server.port, faults: [])
+        defer { Task { await proxy.stop() } }
+        let library = try fixture.library(fixture.store(endpoint: proxy.endpoint))
+        let asset = try await Self.onlyAsset(library)
+        let original = try await library.originalFile(for: asset, request: OriginalRequest())
+        #expect(try Data(contentsOf: original.file.url) == photo)
+        let listed = try await fixture.client.listObjects(bucket: fixture.bucket, prefix: fixture.prefix, delimiter: nil,
+                                                          continuationToken: nil, maxKeys: 10)
+        let tag = try #require(listed.objects.first { $0.key.hasSuffix("large.jpg") }?.eTag)
+        let gets = Self.gets(proxy)
+        #expect(gets.count == 1 && gets[0].lowercased().contains("if-match: \(tag.lowercased())"), "\(gets) \(tag)")
+    }
+
     @Test("a connection dropped mid-download is resumed by Range, and the original is whole")
     func resumesAfterDrop() async throws {
         let (fixture, photo) = try await Self.indexed("resume")

@@ -15,6 +15,9 @@ public struct OriginalLocation: Sendable, Hashable {
     public var byteSize: Int64
     /// The modification time the library knows, in nanoseconds since 1970, as `stat` gives it.
     public var modificationTime: Int64
+    /// The store's fingerprint of the version the library knows (a bucket's: the object's size
+    /// and entity tag), when the library gave it: a fetch asks for that version and no other.
+    public var fingerprint: String?
 
     /// The original at `relativePath` under `root`, of the version the library knows.
     public init(root: URL, relativePath: String, byteSize: Int64, modificationTime: Int64) {
