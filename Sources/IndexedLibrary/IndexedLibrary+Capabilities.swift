@@ -74,7 +74,7 @@ extension LibraryWatcherEvent {
 
 extension IndexedLibrary {
     /// The original of `asset` passed on as its store's fetcher brings it
-    /// (``ArrivingOriginalReader``); `nil` when it is in its local place, or the store keeps
+    /// (`ArrivingOriginalReader`); `nil` when it is in its local place, or the store keeps
     /// every original here.
     public func arrivingOriginal(of asset: Asset) async throws -> ArrivingOriginal? {
         let record = try await record(of: asset)
