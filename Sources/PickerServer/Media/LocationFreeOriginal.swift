@@ -85,7 +85,8 @@ extension MediaResponder {
         }
     }
 
-    private static func downloadHeaders(contentType: String) -> HTTPFields {
+    /// The headers of a photo's bytes without location (never kept by a cache).
+    static func downloadHeaders(contentType: String) -> HTTPFields {
         [.contentType: contentType, .cacheControl: "private, no-store"]
     }
 }

@@ -26,9 +26,8 @@ extension MediaResponder {
     /// The whole original as it comes (`=dv`, a person's download without `Range`): its length
     /// known from the index, no validator until it is here.
     func streamed(_ arriving: ArrivingOriginal) -> Response {
-        var headers: HTTPFields = [.contentType: arriving.contentType, .acceptRanges: "bytes", .cacheControl: cacheControl,
-                                   .contentLength: String(arriving.byteSize)]
-        headers[.contentDisposition] = "inline; filename=\"\(Self.headerSafe(arriving.filename))\""
+        var headers = originalHeaders(contentType: arriving.contentType, filename: arriving.filename)
+        headers[.contentLength] = String(arriving.byteSize)
         let departure = ClientDeparture.current
         return Response(status: .ok, headers: headers, body: ResponseBody(contentLength: Int(arriving.byteSize)) { writer in
             while let chunk = try await Self.nextChunk(of: arriving, departure: departure) {
@@ -57,7 +56,7 @@ extension MediaResponder {
         }
         guard let rebuilt else { return nil }
         let scans = prefix.suffix(from: prefix.startIndex + rebuilt.firstScanOffset)
-        let headers: HTTPFields = [.contentType: "image/jpeg", .cacheControl: "private, no-store"]
+        let headers = Self.downloadHeaders(contentType: "image/jpeg")
         let departure = ClientDeparture.current
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             try await writer.write(ByteBuffer(data: rebuilt.header))

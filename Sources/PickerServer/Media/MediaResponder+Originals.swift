@@ -18,9 +18,8 @@ extension MediaResponder {
         guard let version = OriginalFileVersion(original.file) else { throw APIError.notFound }
         let length = version.size
         let tag = version.entityTag(of: asset.id.uuid)
-        var headers: HTTPFields = [.contentType: original.contentType, .acceptRanges: "bytes", .eTag: tag,
-                                   .cacheControl: cacheControl]
-        headers[.contentDisposition] = "inline; filename=\"\(Self.headerSafe(original.filename))\""
+        var headers = originalHeaders(contentType: original.contentType, filename: original.filename)
+        headers[.eTag] = tag
         if request.headers[.ifNoneMatch].map({ Self.matches($0, tag) }) == true {
             return Response(status: .notModified, headers: headers)
         }
@@ -77,6 +76,12 @@ extension MediaResponder {
         var error = APIError(.badGateway, code: fetchFailedCode, message)
         error.googleStatus = "UNAVAILABLE"
         return error
+    }
+
+    /// The headers of an original's bytes, whole or in part, from the local file or as they come.
+    func originalHeaders(contentType: String, filename: String) -> HTTPFields {
+        [.contentType: contentType, .acceptRanges: "bytes", .cacheControl: cacheControl,
+         .contentDisposition: "inline; filename=\"\(Self.headerSafe(filename))\""]
     }
 
     /// A file name that cannot break out of a quoted header value.
