@@ -1,0 +1,35 @@
+import Foundation
+
+// Issue 30 groundwork: declarations only. Nothing adopts or calls this yet; see
+// docs/notes-issue30-state.md.
+
+/// Where the person's sign-in links and signed-in browsers are kept, so that a link made on one
+/// server is taken on any other, once, and a browser signed in on one is signed in on all, after
+/// any of them is killed.
+///
+/// A store holds `id` and a digest of each secret, never the secret: reading the store signs
+/// nobody in. ``PersonSignIn`` keeps what is not a fact about the person: the throttle of refused
+/// attempts (per process), the making of secrets and their comparison in constant time, and a
+/// cache of signed-in browsers for the requests that cannot wait for a database (the event
+/// loop's fast path).
+public protocol SignInStoring: Sendable {
+    /// Keeps a new link `id` whose secret has `digest`, live until `lifetime` from the store's
+    /// time now, dropping the links that expire first when `capacity` are live.
+    /// - Parameter unlessOneIsLive: Keep it only when no unused link is live (what a sign-in
+    ///   page asks for); decided in one step for every server.
+    /// - Returns: Whether it was kept.
+    func keepLink(id: String, digest: [UInt8], lifetime: Duration, capacity: Int,
+                  unlessOneIsLive: Bool) async throws -> Bool
+
+    /// Takes the link `id` if its secret's digest is `digest`: afterwards no server finds it.
+    /// - Returns: Whether it was there, matched and was live.
+    func takeLink(id: String, digest: [UInt8]) async throws -> Bool
+
+    /// Keeps a new signed-in browser `id` whose secret has `digest`, live until `lifetime` from
+    /// the store's time now, dropping those that expire first when `capacity` are live.
+    func keepBrowser(id: String, digest: [UInt8], lifetime: Duration, capacity: Int) async throws
+
+    /// The digest of browser `id`'s secret and when it stops being signed in, unless it is
+    /// unknown or has expired.
+    func browser(id: String) async throws -> (digest: [UInt8], expires: Date)?
+}
