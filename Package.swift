@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "AssetExport", targets: ["AssetExport"]),
         .library(name: "PickerSessions", targets: ["PickerSessions"]),
         .library(name: "PickerServer", targets: ["PickerServer"]),
+        .library(name: "PostgresSessions", targets: ["PostgresSessions"]),
         .library(name: "PickerClient", targets: ["PickerClient"]),
         .library(name: "S3Storage", targets: ["S3Storage"]),
         .executable(name: "assets-picker", targets: ["assets-picker"]),
@@ -87,6 +88,13 @@ let package = Package(
                            .product(name: "PostgresNIO", package: "postgres-nio"),
                            .product(name: "Logging", package: "swift-log")]
         ),
+        // Picker servers' shared state in PostgreSQL: sessions, picks, Done/Cancel, expiry by the database's clock, the base-URL ledger and the person's sign-ins, changes pushed by LISTEN/NOTIFY.
+        .target(
+            name: "PostgresSessions",
+            dependencies: ["AssetsKit", "PickerSessions", "PostgresIndex",
+                           .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "Logging", package: "swift-log")]
+        ),
         // Opening a library folder or bucket: the backend choice and where its index lives.
         .target(
             name: "LibraryOpening",
@@ -133,7 +141,7 @@ let package = Package(
             name: "assets-picker",
             dependencies: [
                 "AssetsKit", "ImagePipeline", "MediaProbing", "LibraryTree", "LibraryOpening", "DemoLibrary",
-                "AssetExport", "PickerSessions", "PickerServer",
+                "AssetExport", "PickerSessions", "PickerServer", "PostgresSessions",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -195,7 +203,7 @@ let package = Package(
                            "ProcessRunning", "S3Storage", "S3TestSupport", "TestSupport"]
         ),
         .testTarget(name: "AssetExportTests", dependencies: ["AssetExport", "FolderLibrary", "IndexedLibrary", "LibraryTree", "ImagePipeline", "AssetsKit", "TestSupport"]),
-        .testTarget(name: "PickerSessionsTests", dependencies: ["PickerSessions", "AssetsKit", "TestSupport"]),
+        .testTarget(name: "PickerSessionsTests", dependencies: ["PickerSessions", "PostgresSessions", "AssetsKit", "TestSupport", "PostgresTestSupport"]),
         .testTarget(
             name: "PickerServerTests",
             dependencies: [

@@ -65,6 +65,13 @@ package final class PostgresPool: Sendable {
         })
     }
 
+    /// Runs `body` in a read-committed transaction without the write lock: for changes that lock
+    /// the rows they change (`SELECT … FOR UPDATE`) and so take turns only with changes to the
+    /// same rows, such as one picker session's picks. `body`'s error rolls it back and is rethrown.
+    package func transaction<Result: Sendable>(_ body: (PostgresSession) async throws -> Result) async throws -> Result {
+        try await transaction("BEGIN", body)
+    }
+
     private func transaction<Result: Sendable>(_ begin: String, _ body: (PostgresSession) async throws -> Result) async throws -> Result {
         try await withSession { session in
             try await session.execute(PostgresQuery(unsafeSQL: begin))

@@ -14,7 +14,7 @@ import PostgresNIO
 /// no `directory_key` (a lateral join reads each folder's key asset from its browse index);
 /// and a statement trigger on `change` sends `NOTIFY` (``PostgresChangeWatch``).
 /// Never edit a shipped migration: add the next one.
-enum PostgresSchema {
+package enum PostgresSchema {
     /// The channel a commit that recorded changes notifies.
     static let changesChannel = "assets_picker_changes"
 
@@ -39,7 +39,7 @@ enum PostgresSchema {
 
     /// A script's statements, one by one (a prepared statement holds one): split after each `;`
     /// that ends a line outside a `$$`-quoted function body.
-    static func statements(of script: String) -> [String] {
+    package static func statements(of script: String) -> [String] {
         var statements: [String] = []
         var current = ""
         var inBody = false
