@@ -14,6 +14,7 @@ packages=(
   imagemagick                # convert: the other benchmark peer
   libimage-exiftool-perl     # exiftool: the tests' second reader and writer of metadata (location-free originals)
   postgresql                 # the index on PostgreSQL: its tests start a server of their own (Tests/PostgresSupport)
+  nginx                      # one address in front of several servers: the cluster tests and scripts/cluster.sh run their own
 )
 
 missing=()
@@ -37,7 +38,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # nginx and PostgreSQL are only run by the tests and scripts, on their own configurations:
+  # RUNLEVEL=1 keeps Debian from starting its own services.
+  DEBIAN_FRONTEND=noninteractive RUNLEVEL=1 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
 if ! has_moto; then
