@@ -113,15 +113,17 @@ public struct LibraryOpener: Sendable {
         _ = try await readableFolder(root)
         let indexURL = indexURL ?? defaultIndexURL(forRoot: root)
         if case .postgres(let address) = database {
-            return try IndexedLibrary(root: root, index: try await postgresStore(address, place: root.standardizedFileURL.path),
+            return try IndexedLibrary(root: root, index: try await postgresStore(address, place: root.standardizedFileURL.path, beside: indexURL),
                                       localFilesBeside: indexURL, reader: reader, imageManager: imageManager)
         }
         return try IndexedLibrary(root: root, databaseURL: indexURL, reader: reader, imageManager: imageManager)
     }
 
-    /// The index in the PostgreSQL database at `address` of the library at `place`.
-    private func postgresStore(_ address: PostgresAddress, place: String) async throws -> PostgresIndexStore {
-        try await PostgresIndexStore(database: try await PostgresPool(address: address), root: place)
+    /// The index in the PostgreSQL database at `address` of the library at `place`, recording
+    /// the previews of this machine's folder beside `localURL`.
+    private func postgresStore(_ address: PostgresAddress, place: String, beside localURL: URL) async throws -> PostgresIndexStore {
+        try await PostgresIndexStore(database: try await PostgresPool(address: address), root: place,
+                                     previewPlace: PreviewStore(besideIndexAt: localURL).placeKey)
     }
 
     /// The library in the bucket `root`, opened from its index: for every command but `index`.
@@ -148,7 +150,7 @@ public struct LibraryOpener: Sendable {
                                          byteBudget: bucketConnection.originalsByteBudget ?? BucketOriginalsStore.defaultByteBudget,
                                          rescanInterval: bucketConnection.rescanInterval ?? BucketOriginalsStore.defaultRescanInterval)
         if case .postgres(let address) = database {
-            return try IndexedLibrary(root: store.rootURL, index: try await postgresStore(address, place: store.rootURL.absoluteString),
+            return try IndexedLibrary(root: store.rootURL, index: try await postgresStore(address, place: store.rootURL.absoluteString, beside: indexURL),
                                       localFilesBeside: indexURL, originals: store, reader: reader, imageManager: imageManager)
         }
         return try IndexedLibrary(root: store.rootURL, databaseURL: indexURL, originals: store, reader: reader, imageManager: imageManager)

@@ -3,7 +3,9 @@ import Foundation
 import IndexedLibrary
 import PostgresNIO
 
-/// Which photos have a preview of which version (`preview`), as on SQLite.
+/// Which photos have a preview of which version (`preview`), as on SQLite, for this machine's
+/// preview folder (``PostgresIndexStore/previewPlace``): each machine serving the library keeps
+/// its own files, so each has its own rows.
 extension PostgresIndexStore {
     /// The assets that get a preview under `coverage`: in the camera roll; photos without an
     /// embedded EXIF thumbnail, or every asset.
@@ -19,15 +21,16 @@ extension PostgresIndexStore {
     package func photosLackingPreviews(coverage: PreviewCoverage, newest: Int?) async throws -> [PhotoLackingPreview] {
         try await database.withSession { session in
             let previous = AssetRecord.columnCount
-            return try await session.rows(PostgresQuery(unsafeSQL: """
+            let limit = newest.map { "LIMIT \(max(0, $0))" } ?? ""
+            return try await session.rows("""
                 SELECT asset.*, preview.assetId, preview.uuid, preview.byteSize, preview.modificationTime
-                FROM asset LEFT JOIN preview ON preview.assetId = asset.id
-                WHERE \(Self.wantsPreview(coverage))
+                FROM asset LEFT JOIN preview ON preview.assetId = asset.id AND preview.machine = \(previewPlace)
+                WHERE \(unescaped: Self.wantsPreview(coverage))
                   AND (preview.assetId IS NULL OR preview.uuid != asset.uuid OR preview.byteSize != asset.byteSize
                        OR preview.modificationTime != asset.modificationTime)
                 ORDER BY asset.creationDate DESC, asset.id DESC
-                \(newest.map { "LIMIT \(max(0, $0))" } ?? "")
-                """)).map { row in
+                \(unescaped: limit)
+                """).map { row in
                 let cells = row.makeRandomAccess()
                 let earlier = try cells[previous].decode(Int64?.self)
                 return PhotoLackingPreview(record: try AssetRecord(postgresRow: row), previous: try earlier.map {
@@ -42,10 +45,10 @@ extension PostgresIndexStore {
         guard !previews.isEmpty else { return }
         try await database.write { session in
             try await session.execute("""
-                INSERT INTO preview (assetId, uuid, byteSize, modificationTime)
-                SELECT * FROM unnest(\(previews.map(\.assetID))::bigint[], \(previews.map(\.uuid))::uuid[],
+                INSERT INTO preview (assetId, uuid, byteSize, modificationTime, machine)
+                SELECT *, \(previewPlace) FROM unnest(\(previews.map(\.assetID))::bigint[], \(previews.map(\.uuid))::uuid[],
                                      \(previews.map(\.byteSize))::bigint[], \(previews.map(\.modificationTime))::bigint[])
-                ON CONFLICT (assetId) DO UPDATE SET uuid = excluded.uuid, byteSize = excluded.byteSize,
+                ON CONFLICT (machine, assetId) DO UPDATE SET uuid = excluded.uuid, byteSize = excluded.byteSize,
                     modificationTime = excluded.modificationTime
                 """)
         }
@@ -53,12 +56,13 @@ extension PostgresIndexStore {
 
     package func removeUnneededPreviews(coverage: PreviewCoverage) async throws -> [PreviewRecord] {
         try await database.write { session in
-            try await session.rows(PostgresQuery(unsafeSQL: """
-                DELETE FROM preview WHERE assetId IN (
+            try await session.rows("""
+                DELETE FROM preview WHERE machine = \(previewPlace) AND assetId IN (
                     SELECT preview.assetId FROM preview LEFT JOIN asset ON asset.id = preview.assetId
-                    WHERE asset.id IS NULL OR asset.uuid != preview.uuid OR NOT (\(Self.wantsPreview(coverage))))
+                    WHERE preview.machine = \(previewPlace)
+                      AND (asset.id IS NULL OR asset.uuid != preview.uuid OR NOT (\(unescaped: Self.wantsPreview(coverage)))))
                 RETURNING assetId, uuid, byteSize, modificationTime
-                """)).map { row in
+                """).map { row in
                 let (assetID, uuid, byteSize, modificationTime) = try row.decode((Int64, UUID, Int64, Int64).self)
                 return PreviewRecord(assetID: assetID, uuid: uuid, byteSize: byteSize, modificationTime: modificationTime)
             }
@@ -66,6 +70,6 @@ extension PostgresIndexStore {
     }
 
     package func forgetAllPreviews() async throws {
-        try await database.write { session in try await session.execute("DELETE FROM preview") }
+        try await database.write { session in try await session.execute("DELETE FROM preview WHERE machine = \(previewPlace)") }
     }
 }

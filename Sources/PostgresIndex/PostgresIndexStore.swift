@@ -17,14 +17,20 @@ package struct PostgresIndexStore: IndexStore {
     package let database: PostgresPool
     /// The library the database describes, as ``IndexedLibrary`` names its place.
     private let root: String
+    /// The preview folder whose previews this store records and plans (`PreviewStore.placeKey`):
+    /// every machine keeps its own.
+    let previewPlace: String
     /// The latest change token, followed for ``liveChanges()``.
     let watch: PostgresChangeWatch
 
     /// Opens the index in `database` for the library at `root` (its place: a folder's path or
     /// `s3://BUCKET/PREFIX`), migrating it to the current schema and recording the root.
-    package init(database: PostgresPool, root: String) async throws {
+    /// - Parameter previewPlace: The preview folder of this machine (`PreviewStore.placeKey`),
+    ///   whose previews this store records.
+    package init(database: PostgresPool, root: String, previewPlace: String) async throws {
         self.database = database
         self.root = root
+        self.previewPlace = previewPlace
         try await PostgresSchema.migrate(database)
         let latest = try await database.write { session in
             try await session.execute("""

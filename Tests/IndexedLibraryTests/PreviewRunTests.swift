@@ -68,6 +68,27 @@ struct PreviewRunTests {
         #expect(results.count == 1 && results.first?.source != .preview)
     }
 
+    @Test("servers on two machines sharing one PostgreSQL index each make, record and forget the previews of their own folder")
+    func previewsPerMachine() async throws {
+        let (tree, first) = try await scanned(.postgresql, rendering: RecordingRendering())
+        defer { tree.remove() }
+        let run: @Sendable (IndexedLibrary) async throws -> PreviewSummary = { library in
+            try await library.makePreviews(width: 1, progress: nil, isInterrupted: { false })
+        }
+        #expect(try await run(first).made == 4)
+        let secondRendering = RecordingRendering()
+        let second = try await tree.openLibrary(imageManager: CachingImageManager(rendering: secondRendering), machine: "b")
+        #expect(try await run(second).made == 4, "the second machine's folder held none of the first's previews")
+        #expect(secondRendering.rendered.count == 4)
+        #expect(try previewFiles(of: second).count == 4 && previewFiles(of: first).count == 4)
+        let again = try await run(first)
+        #expect(again.made == 0 && again.unchanged == 4)
+        // The second machine's folder removed by hand: it forgets its own previews, not the first's.
+        try FileManager.default.removeItem(at: try #require(second.previews).folder)
+        #expect(try await run(second).made == 4)
+        #expect(try await run(first).made == 0)
+    }
+
     @Test("previews are made newest first", arguments: IndexEngine.allCases)
     func newestFirst(_ engine: IndexEngine) async throws {
         let rendering = RecordingRendering()

@@ -44,8 +44,10 @@ struct TemporaryTree {
 
     /// Opens (creating when needed) the library of this tree over its index on ``engine``: a
     /// second call opens the same index again, as another process would.
+    /// - Parameter machine: On PostgreSQL, the name of another machine serving the same index,
+    ///   with previews and caches of its own (beside `machine-NAME/library.sqlite`).
     func openLibrary(originals: (any OriginalsStore)? = nil, reader: any MediaMetadataReading = MediaMetadataReader(),
-                     imageManager: CachingImageManager? = nil, diskCacheBytes: Int64? = nil,
+                     imageManager: CachingImageManager? = nil, diskCacheBytes: Int64? = nil, machine: String? = nil,
                      now: @escaping @Sendable () -> Date = { Date() }) async throws -> IndexedLibrary {
         switch engine {
         case .sqlite:
@@ -54,8 +56,10 @@ struct TemporaryTree {
         case .postgresql:
             let server = try await PostgresServer.shared()
             let database = try await PostgresPool(address: try await server.database(named: databaseName))
-            let store = try await PostgresIndexStore(database: database, root: root.standardizedFileURL.path)
-            return try IndexedLibrary(root: root, index: store, localFilesBeside: indexURL, originals: originals,
+            let local = machine.map { base.appendingPathComponent("machine-\($0)/library.sqlite") } ?? indexURL
+            let store = try await PostgresIndexStore(database: database, root: root.standardizedFileURL.path,
+                                                     previewPlace: PreviewStore(besideIndexAt: local).placeKey)
+            return try IndexedLibrary(root: root, index: store, localFilesBeside: local, originals: originals,
                                       reader: reader, imageManager: imageManager, diskCacheBytes: diskCacheBytes, now: now)
         }
     }

@@ -33,6 +33,21 @@ public struct PreviewStore: Sendable {
         self.init(folder: indexURL.deletingLastPathComponent().appendingPathComponent("\(name)-previews", isDirectory: true))
     }
 
+    /// What names this folder among the machines that share one index (on PostgreSQL, where
+    /// each records its own previews): the machine (its host name and `/etc/machine-id`) and
+    /// the folder's path. Servers on one machine with one folder share it; two machines never
+    /// do, even with the same path.
+    public var placeKey: String {
+        "\(Self.machineName) \(folder.standardizedFileURL.path)"
+    }
+
+    /// This machine's host name and, where it has one, its `/etc/machine-id`.
+    private static let machineName: String = {
+        let id = (try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let host = ProcessInfo.processInfo.hostName
+        return id.isEmpty ? host : "\(host)/\(id)"
+    }()
+
     /// How long a partly written preview must have been left alone before it counts as a
     /// leftover: a write takes moments.
     public static let leftoverAge: TimeInterval = 3_600

@@ -12,14 +12,15 @@ import PostgresNIO
 /// a migration added on one side and not the other fails. Differences, each for PostgreSQL's
 /// sake: row ids are identity columns; `asset_count` is kept by a PL/pgSQL trigger; there is
 /// no `directory_key` (a lateral join reads each folder's key asset from its browse index);
-/// and a statement trigger on `change` sends `NOTIFY` (``PostgresChangeWatch``).
+/// a statement trigger on `change` sends `NOTIFY` (``PostgresChangeWatch``); and `preview`
+/// records each machine's previews apart (version 2), as each keeps its own files.
 /// Never edit a shipped migration: add the next one.
 package enum PostgresSchema {
     /// The channel a commit that recorded changes notifies.
     static let changesChannel = "assets_picker_changes"
 
     /// The migrations, in order; the schema version is their count.
-    static let migrations: [String] = [version1, version1Counts, version1Notify]
+    static let migrations: [String] = [version1, version1Counts, version1Notify, version2MachinePreviews]
 
     /// Brings the database to the current version.
     /// - Throws: ``PostgresIndexError/newerSchema(_:version:known:)`` for a database a newer program migrated.
@@ -217,5 +218,17 @@ package enum PostgresSchema {
         END $$;
 
         CREATE TRIGGER change_notify AFTER INSERT ON change FOR EACH STATEMENT EXECUTE FUNCTION change_notify();
+        """
+
+    /// Previews per machine: servers on several machines share one index, and each keeps its
+    /// previews' files in a folder of its own (`PreviewStore`), so which photos have one is a
+    /// fact about a machine's folder: `machine` names it (`PreviewStore.placeKey`). Rows of
+    /// version 1 named no folder: they go, and each machine's next run takes the previews its
+    /// folder holds as it finds them.
+    private static let version2MachinePreviews = """
+        DELETE FROM preview;
+        ALTER TABLE preview ADD COLUMN machine text NOT NULL;
+        ALTER TABLE preview DROP CONSTRAINT preview_pkey;
+        ALTER TABLE preview ADD PRIMARY KEY (machine, assetId);
         """
 }
