@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 /// `assets-picker serve` run as a child process on a port of its own choosing, announced by
-/// its first `--json` line.
+/// its first `--json` line; the lines it prints later (new sign-in links) are kept.
 final class ServedProcess: Sendable {
     let process: Process
     /// The server's first line: `signInUrl`, `pickerUri`, …
@@ -15,14 +15,20 @@ final class ServedProcess: Sendable {
     /// The port it listens on.
     let port: Int
     /// The client key it was given (in its environment).
-    let clientKey = UUID().uuidString + UUID().uuidString
+    let clientKey: String
     private let exit = ExitStatus()
+    private let lines: PrintedLines
 
     /// Starts `serve` on `library` with `arguments` after the usual ones.
-    /// - Parameter openFiles: An open-file limit (soft and hard) to start it under, through the shell's `ulimit -n`.
-    init(library: URL, scratch: URL, arguments: [String] = [], openFiles: Int? = nil) async throws {
+    /// - Parameters:
+    ///   - openFiles: An open-file limit (soft and hard) to start it under, through the shell's `ulimit -n`.
+    ///   - backend: The backend it opens the library with.
+    ///   - clientKey: The client key (default: a new one), so several servers can share one.
+    ///   - environment: More of its environment (an XDG folder of its own, as on another machine).
+    init(library: URL, scratch: URL, arguments: [String] = [], openFiles: Int? = nil, backend: String = "folder",
+         clientKey: String = UUID().uuidString + UUID().uuidString, environment: [String: String] = [:]) async throws {
         let process = Process()
-        let serve = [try CLI.executable.get().path, "serve", "--library", library.path, "--backend", "folder", "--port", "0",
+        let serve = [try CLI.executable.get().path, "serve", "--library", library.path, "--backend", backend, "--port", "0",
                      "--json", "--log-level", "error"] + arguments
         if let openFiles {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -31,7 +37,8 @@ final class ServedProcess: Sendable {
             process.executableURL = URL(fileURLWithPath: serve[0])
             process.arguments = Array(serve.dropFirst())
         }
-        process.environment = CLI.environment(["ASSETS_PICKER_CLIENT_KEY": clientKey], scratch: scratch)
+        self.clientKey = clientKey
+        process.environment = CLI.environment(["ASSETS_PICKER_CLIENT_KEY": clientKey].merging(environment) { $1 }, scratch: scratch)
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -39,11 +46,12 @@ final class ServedProcess: Sendable {
         process.terminationHandler = { exit.set($0.terminationStatus) }
         try process.run()
         self.process = process
+        let lines = PrintedLines(reading: output.fileHandleForReading)
+        self.lines = lines
         do {
-            let line = try await Self.firstLine(of: output.fileHandleForReading)
-            let signInText = try #require(line["signInUrl"] as? String)
-            let signIn = try #require(URLComponents(string: signInText))
-            port = try #require(signIn.port)
+            try await HangGuard.waitUntil("serve's announcement", limit: .seconds(120)) { !lines.all.isEmpty || exit.status != nil }
+            let line = try #require(lines.all.first, "the server announced itself")
+            port = try #require(line["port"] as? Int)
             announcement = line.mapValues { "\($0)" }
         } catch {
             Glibc.kill(process.processIdentifier, SIGKILL)
@@ -54,6 +62,9 @@ final class ServedProcess: Sendable {
     /// The exit status, once the process has ended.
     var exitStatus: Int32? { exit.status }
 
+    /// The sign-in links it printed after its announcement, oldest first.
+    var laterSignInLinks: [String] { lines.all.dropFirst().compactMap { $0["signInUrl"] as? String } }
+
     /// Waits for the process to end (a hang guard of a minute).
     func waitForExit() async throws {
         try await HangGuard.waitUntil("serve's exit", limit: .seconds(60)) { self.exit.status != nil }
@@ -63,23 +74,40 @@ final class ServedProcess: Sendable {
     func kill() {
         if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
     }
+}
 
-    /// The first line the server writes (its `--json` announcement), read on a thread of its own.
-    private static func firstLine(of handle: FileHandle) async throws -> [String: Any] {
-        let line: Data = await withCheckedContinuation { continuation in
-            Thread {
-                var line = Data()
-                while !line.contains(0x0A) {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    line.append(chunk)
+/// The JSON lines a child prints, read on a thread of their own as they come.
+final class PrintedLines: Sendable {
+    private let lines = Mutex<[[String: any Sendable]]>([])
+
+    init(reading handle: FileHandle) {
+        let lines = self.lines
+        Thread {
+            var pending = Data()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                pending.append(chunk)
+                while let end = pending.firstIndex(of: 0x0A) {
+                    let line = pending[pending.startIndex..<end]
+                    pending = Data(pending[pending.index(after: end)...])
+                    if let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] {
+                        let sendable = object.compactMapValues { value -> (any Sendable)? in
+                            switch value {
+                            case let text as String: text
+                            case let number as NSNumber: number.intValue
+                            default: "\(value)"
+                            }
+                        }
+                        lines.withLock { $0.append(sendable) }
+                    }
                 }
-                continuation.resume(returning: line.prefix { $0 != 0x0A })
-            }.start()
-        }
-        let object = try JSONSerialization.jsonObject(with: line) as? [String: Any]
-        return try #require(object, "the server announced itself")
+            }
+        }.start()
     }
+
+    /// Every line read so far, as objects.
+    var all: [[String: any Sendable]] { lines.withLock { $0 } }
 }
 
 /// A child's exit status, set by its termination handler.

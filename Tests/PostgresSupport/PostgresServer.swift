@@ -35,6 +35,25 @@ public final class PostgresServer: Sendable {
         try await sharedServer.value
     }
 
+    /// A server of the caller's own, for a test that stops and starts it again (``stop()``, ``start()``)
+    /// without disturbing the other tests' databases.
+    public static func own() async throws -> PostgresServer {
+        let (port, folder, pid) = try await PostgresProcess.start()
+        return PostgresServer(port: port, socketFolder: folder, pid: pid)
+    }
+
+    /// Stops the server as an operator does for a restart (fast shutdown: every connection is
+    /// closed, transactions in flight roll back); returns once it has exited.
+    public func stop() async throws {
+        try await PostgresProcess.stop(pid.withLock { $0 })
+    }
+
+    /// Starts the stopped server again on the same port and folder; returns once it accepts connections.
+    public func start() async throws {
+        let new = try await PostgresProcess.run(folder: socketFolder, port: port)
+        pid.withLock { $0 = new }
+    }
+
     /// A new, empty database on the server, reached over its socket.
     public func makeDatabase() async throws -> PostgresAddress {
         let name = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
@@ -67,10 +86,13 @@ public final class PostgresServer: Sendable {
 
     private let admin: PostgresClient
     private let running: Task<Void, Never>
+    /// The server process (its group's leader).
+    private let pid: Mutex<pid_t>
 
-    private init(port: Int, socketFolder: String) {
+    private init(port: Int, socketFolder: String, pid: pid_t) {
         self.port = port
         self.socketFolder = socketFolder
+        self.pid = Mutex(pid)
         let configuration = PostgresClient.Configuration(unixSocketPath: "\(socketFolder)/.s.PGSQL.\(port)", username: Self.user,
                                                          password: nil, database: "postgres")
         let client = PostgresClient(configuration: configuration)
@@ -79,8 +101,8 @@ public final class PostgresServer: Sendable {
     }
 
     private static let sharedServer = Task {
-        let (port, folder) = try await PostgresProcess.start()
-        return PostgresServer(port: port, socketFolder: folder)
+        let (port, folder, pid) = try await PostgresProcess.start()
+        return PostgresServer(port: port, socketFolder: folder, pid: pid)
     }
 }
 
@@ -105,8 +127,8 @@ enum PostgresProcess {
             .first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("postgres").path) }
     }
 
-    /// Makes and starts a cluster; its port and socket folder.
-    static func start() async throws -> (port: Int, folder: String) {
+    /// Makes and starts a cluster; its port, socket folder and server process.
+    static func start() async throws -> (port: Int, folder: String, pid: pid_t) {
         guard let binaries = binaries() else { throw PostgresServer.Missing() }
         _ = exitHook
         let folder = "/tmp/ap-pg-\(getpid())-\(UUID().uuidString.prefix(8))"
@@ -119,14 +141,42 @@ enum PostgresProcess {
                             "--auth-local=trust", "--auth-host=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync"],
                            as: owner, log: folder + "/initdb.log")
         let port = try freePort()
+        return (port, folder, try await run(folder: folder, port: port))
+    }
+
+    /// Starts the server of the cluster in `folder` on `port`; returns its process once it
+    /// accepts connections.
+    static func run(folder: String, port: Int) async throws -> pid_t {
+        guard let binaries = binaries() else { throw PostgresServer.Missing() }
+        let log = folder + "/server.log"
+        try? FileManager.default.removeItem(atPath: log)
         let pid = try spawn(binaries.appendingPathComponent("postgres").path,
                             ["-D", folder + "/data", "-k", folder, "-h", "127.0.0.1", "-p", String(port),
                              "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
                              "-c", "max_connections=300", "-c", "shared_buffers=64MB"],
-                            as: owner, log: folder + "/server.log")
+                            as: try owner(of: folder), log: log)
         cleanup.withLock { $0.groups.append(pid) }
-        try await waitUntilReady(socket: "\(folder)/.s.PGSQL.\(port)", log: folder + "/server.log", pid: pid)
-        return (port, folder)
+        try await waitUntilReady(socket: "\(folder)/.s.PGSQL.\(port)", log: log, pid: pid)
+        return pid
+    }
+
+    /// Stops the server `pid` with a fast shutdown and waits for it to exit.
+    static func stop(_ pid: pid_t) async throws {
+        kill(pid, SIGINT)
+        let status = await Task.detached {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+            return status
+        }.value
+        guard status == 0 else { throw PostgresServer.StartFailure(reason: "postgres stopped with status \(status)") }
+    }
+
+    /// The user the cluster in `folder` runs as: the folder's owner when we are root.
+    private static func owner(of folder: String) throws -> (uid: uid_t, gid: gid_t)? {
+        guard geteuid() == 0 else { return nil }
+        var info = stat()
+        guard stat(folder, &info) == 0 else { throw PostgresServer.StartFailure(reason: "\(folder): \(String(cString: strerror(errno)))") }
+        return (info.st_uid, info.st_gid)
     }
 
     /// As root, the `postgres` user (else `nobody`), made owner of `folder`; else nobody but us.

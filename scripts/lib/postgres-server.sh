@@ -20,14 +20,15 @@ stop_postgres_server() {
 }
 
 _postgres_as_owner() {
-  if [ ${#postgres_owner[@]} -gt 0 ]; then setpriv "${postgres_owner[@]}" -- "$@"; else "$@"; fi
+  if [ ${#postgres_owner[@]} -gt 0 ]; then exec setpriv "${postgres_owner[@]}" -- "$@"; else exec "$@"; fi
 }
 
 _postgres_run() {
   local name
   name=$(basename "$0")
-  _postgres_as_owner "$postgres_bin/postgres" -D "$postgres_folder/data" -k "$postgres_folder" -h 127.0.0.1 -p "$postgres_port" \
-    -c max_connections=300 -c shared_buffers=128MB >>"$postgres_folder/server.log" 2>&1 &
+  # In a subshell that becomes the server (exec), so $! is the server's own pid.
+  (_postgres_as_owner "$postgres_bin/postgres" -D "$postgres_folder/data" -k "$postgres_folder" -h 127.0.0.1 -p "$postgres_port" \
+    -c max_connections=300 -c shared_buffers=128MB) >>"$postgres_folder/server.log" 2>&1 &
   postgres_pid=$!
   for _ in $(seq 1 600); do
     if grep -q "database system is ready to accept connections" "$postgres_folder/server.log" 2>/dev/null \
@@ -61,11 +62,11 @@ start_postgres_server() {
     postgres_owner=(--reuid="$(id -u "$user")" --regid="$(id -g "$user")" --clear-groups)
     chown "$user" "$postgres_folder" "$postgres_folder/password"
   fi
-  _postgres_as_owner "$postgres_bin/initdb" -D "$postgres_folder/data" -U assets --pwfile="$postgres_folder/password" \
-    --auth-local=trust --auth-host=scram-sha-256 -E UTF8 --locale=C >"$postgres_folder/initdb.log" 2>&1 \
+  (_postgres_as_owner "$postgres_bin/initdb" -D "$postgres_folder/data" -U assets --pwfile="$postgres_folder/password" \
+    --auth-local=trust --auth-host=scram-sha-256 -E UTF8 --locale=C) >"$postgres_folder/initdb.log" 2>&1 \
     || { echo "$name: initdb failed:" >&2; cat "$postgres_folder/initdb.log" >&2; exit 1; }
   postgres_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   _postgres_run
-  _postgres_as_owner "$postgres_bin/createdb" -h "$postgres_folder" -p "$postgres_port" -U assets assets_picker
+  (_postgres_as_owner "$postgres_bin/createdb" -h "$postgres_folder" -p "$postgres_port" -U assets assets_picker)
   export ASSETS_PICKER_DATABASE_URL="postgresql://assets:$password@127.0.0.1:$postgres_port/assets_picker?sslmode=disable"
 }

@@ -3,8 +3,9 @@ import Hummingbird
 import Logging
 
 /// Turns what routes throw into JSON answers: ``APIError``s as they are, a library's "not
-/// found" as the one 404 every unknown identifier gets, and anything unforeseen as a 500 that
-/// is logged (its details stay in the log).
+/// found" as the one 404 every unknown identifier gets, a database that cannot answer now as
+/// 503 with `Retry-After` (`RetryableFailure`), and anything unforeseen as a 500 that is logged
+/// (its details stay in the log).
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -27,6 +28,12 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 context.logger.error("library error", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
                 throw APIError(.unprocessableContent, code: "libraryError", error.description)
             }
+        } catch let error as any RetryableFailure where error.retryAfterSeconds != nil {
+            // The library's database restarting: nothing is missing, the client tries again.
+            context.logger.warning("database unavailable", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
+            var answer = APIError(.serviceUnavailable, code: "unavailable", "The library's database cannot answer now; try again in a moment.")
+            answer.headers[.retryAfter] = String(error.retryAfterSeconds ?? 1)
+            throw answer
         } catch is CancellationError {
             throw APIError(.serviceUnavailable, code: "cancelled", "The server is stopping.")
         } catch {

@@ -1,3 +1,4 @@
+import AssetsKit
 import Foundation
 import PostgresNIO
 
@@ -14,6 +15,8 @@ public enum PostgresIndexError: Error, Sendable, Hashable, CustomStringConvertib
     case noDatabase(PostgresAddress)
     /// The server answered with an error.
     case server(PostgresAddress, message: String)
+    /// The server is shutting down, starting up or out of connections (SQLSTATE class 08, 57P01–57P03, 53300).
+    case unavailable(PostgresAddress, message: String)
     /// The database holds an index made by a newer version of this program.
     case newerSchema(PostgresAddress, version: Int, known: Int)
 
@@ -29,6 +32,8 @@ public enum PostgresIndexError: Error, Sendable, Hashable, CustomStringConvertib
             "PostgreSQL at \(address): there is no database \(address.database); create it (createdb \(address.database)) or name another"
         case let .server(address, message):
             "PostgreSQL at \(address): \(message)"
+        case let .unavailable(address, message):
+            "PostgreSQL at \(address) cannot answer now (\(message)); try again in a moment"
         case let .newerSchema(address, version, known):
             "PostgreSQL at \(address): the index is of schema version \(version), newer than this program's \(known); update assets-picker"
         }
@@ -43,6 +48,9 @@ public enum PostgresIndexError: Error, Sendable, Hashable, CustomStringConvertib
             let state = error.serverInfo?[.sqlState] ?? ""
             if state == "28P01" || state == "28000" { return .authenticationFailed(address) }
             if state == "3D000" { return .noDatabase(address) }
+            if state.hasPrefix("08") || ["57P01", "57P02", "57P03", "53300"].contains(state) {
+                return .unavailable(address, message: error.serverInfo?[.message] ?? "error \(state)")
+            }
             return .server(address, message: error.serverInfo?[.message] ?? "error \(state)")
         case .authMechanismRequiresPassword, .unsupportedAuthMechanism, .saslError:
             return .authenticationFailed(address)
@@ -59,5 +67,17 @@ public enum PostgresIndexError: Error, Sendable, Hashable, CustomStringConvertib
         if let error = error as? IOError { return String(cString: strerror(error.errnoCode)).lowercased() }
         let text = String(describing: error)
         return text.count > 120 ? String(text.prefix(120)) + "…" : text
+    }
+}
+
+extension PostgresIndexError: RetryableFailure {
+    /// Seconds to wait when the database cannot answer now but may in a moment (unreachable, or
+    /// shutting down, starting up, out of connections: a restart takes seconds); `nil` for
+    /// what waiting does not mend (a wrong address or password, a missing database, a newer schema).
+    public var retryAfterSeconds: Int? {
+        switch self {
+        case .unreachable, .unavailable: 2
+        case .invalidAddress, .authenticationFailed, .noDatabase, .server, .newerSchema: nil
+        }
     }
 }

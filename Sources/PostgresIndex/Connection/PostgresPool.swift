@@ -45,7 +45,7 @@ package final class PostgresPool: Sendable {
     /// Runs `body` on one connection, outside any transaction.
     package func withSession<Result: Sendable>(_ body: (PostgresSession) async throws -> Result) async throws -> Result {
         do {
-            return try await client.withConnection { connection in try await body(PostgresSession(connection: connection, logger: logger, address: address)) }
+            return try await leased { connection in try await body(PostgresSession(connection: connection, logger: logger, address: address)) }
         } catch {
             throw mapped(error)
         }

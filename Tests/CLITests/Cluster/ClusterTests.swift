@@ -1,0 +1,165 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+/// Several servers behind nginx, sharing one PostgreSQL database, with the faults an operator
+/// meets: a server killed mid-session, the database restarted under load, two browsers picking
+/// in one session through two servers.
+@Suite("Two servers behind nginx, one PostgreSQL database")
+struct ClusterTests {
+    /// The selection's ids as the picker page shows them through `port` (or nginx).
+    func selection(_ cluster: Cluster, _ pickerPath: String, cookie: String, port: Int? = nil) async throws -> [String] {
+        let answer = try await cluster.request("GET", pickerPath + "api/session", port: port, cookie: cookie)
+        #expect(answer.status == 200, "\(answer.text)")
+        return ((answer.json["selection"] as? [String: Any])?["ids"] as? [String] ?? []).map { $0.lowercased() }
+    }
+
+    @Test("a server killed (kill -9) mid-session: the person's next clicks land on the other and go on; the client's polling, listing and base URLs keep working")
+    func killedServer() async throws {
+        let cluster = try await Cluster()
+        defer { cluster.stop() }
+        let first = cluster.servers[0]
+        // Everything starts on the first server, directly: the session, the sign-in, two picks.
+        let created = try await cluster.request("POST", "/v1/sessions", port: first.port, authorized: true, json: [String: Any]())
+        #expect(created.status == 200, "\(created.text)")
+        let id = try #require(created.json["id"] as? String)
+        let pickerPath = try Cluster.pathAndQuery(created.json["pickerUri"] as? String)
+        let cookie = try await cluster.signIn(first.announcement["signInUrl"], port: first.port)
+        let ids = try await cluster.assetIDs(pickerPath: pickerPath, cookie: cookie).map { $0.lowercased() }
+        #expect(ids.count == Cluster.photos.count)
+        for asset in ids.prefix(2) {
+            #expect(try await cluster.request("POST", pickerPath + "api/selection/\(asset)", port: first.port, cookie: cookie).status == 200)
+        }
+
+        first.kill()
+        try await first.waitForExit()
+
+        // Through nginx from now on: only the second server is left to answer.
+        for asset in ids[2..<4] {
+            let picked = try await cluster.request("POST", pickerPath + "api/selection/\(asset)", cookie: cookie)
+            #expect(picked.status == 200, "\(picked.text)")
+        }
+        #expect(try await cluster.request("DELETE", pickerPath + "api/selection/\(ids[0])", cookie: cookie).status == 200)
+        #expect(try await selection(cluster, pickerPath, cookie: cookie) == Array(ids[1..<4]))
+        #expect(try await cluster.request("POST", pickerPath + "api/done", cookie: cookie).status == 200)
+
+        let polled = try await cluster.request("GET", "/v1/sessions/\(id)", authorized: true)
+        #expect(polled.status == 200 && polled.json["mediaItemsSet"] as? Bool == true, "\(polled.text)")
+        let listed = try await cluster.request("GET", "/v1/mediaItems?sessionId=\(id)", authorized: true)
+        let items = listed.json["mediaItems"] as? [[String: Any]] ?? []
+        #expect(items.count == 3, "\(listed.text)")
+        for item in items {
+            let baseURL = try #require((item["mediaFile"] as? [String: Any])?["baseUrl"] as? String)
+            let path = try #require(URLComponents(string: baseURL)).percentEncodedPath
+            let image = try await cluster.request("GET", path + "=w64-h64", authorized: true)
+            #expect(image.status == 200 && image.body.starts(with: [0xFF, 0xD8]), "\(image.status) \(image.text.prefix(200))")
+        }
+    }
+
+    @Test("PostgreSQL stopped under load: requests answer 503 with Retry-After, never another error, and recover once it is back, the servers never restarted; nothing picked is lost")
+    func databaseRestart() async throws {
+        let cluster = try await Cluster()
+        defer { cluster.stop() }
+        let session = try await cluster.createSession()
+        let cookie = try await cluster.signIn(cluster.servers[0].announcement["signInUrl"])
+        let ids = try await cluster.assetIDs(pickerPath: session.pickerPath, cookie: cookie).map { $0.lowercased() }
+        #expect(try await cluster.request("POST", session.pickerPath + "api/selection/\(ids[0])", cookie: cookie).status == 200)
+
+        // Load: a client polling and the person browsing, through nginx, all along.
+        let answers = AnswerLog()
+        let load = Task {
+            while !Task.isCancelled {
+                for (path, asPerson) in [("/v1/sessions/\(session.id)", false), (session.pickerPath + "api/albums", true),
+                                         (session.pickerPath + "api/albums/smart%3Aall/assets?limit=60", true)] {
+                    if let answer = try? await cluster.request("GET", path, authorized: !asPerson, cookie: asPerson ? cookie : nil) {
+                        answers.record(answer)
+                    }
+                }
+            }
+        }
+        try await cluster.postgres.stop()
+        // Down: every kind of request says so, and when to come back.
+        for (method, path, asPerson) in [("GET", "/v1/sessions/\(session.id)", false), ("GET", "/v1/mediaItems?sessionId=\(session.id)", false),
+                                         ("GET", session.pickerPath + "api/albums/smart%3Aall/assets?limit=60", true),
+                                         ("POST", session.pickerPath + "api/selection/\(ids[1])", true)] {
+            let answer = try await cluster.request(method, path, authorized: !asPerson, cookie: asPerson ? cookie : nil)
+            #expect(answer.status == 503, "\(method) \(path): \(answer.status) \(answer.text)")
+            #expect(Int(answer.header("Retry-After") ?? "") != nil, "\(method) \(path)")
+            #expect(!answer.text.contains("127.0.0.1") && !answer.text.contains(cluster.folder.path), "no address or path: \(answer.text)")
+        }
+        try await cluster.postgres.start()
+        try await HangGuard.waitUntil("the servers answer again", limit: .seconds(120)) {
+            try await cluster.request("GET", "/v1/sessions/\(session.id)", authorized: true).status == 200
+        }
+        load.cancel()
+        _ = await load.value
+        #expect(answers.statuses.isSubset(of: [200, 503]), "\(answers.statuses)")
+        #expect(answers.withoutRetryAfter == 0)
+        // Nothing was lost: the pick made before is there, picking and Done go on.
+        #expect(try await selection(cluster, session.pickerPath, cookie: cookie) == [ids[0]])
+        #expect(try await cluster.request("POST", session.pickerPath + "api/selection/\(ids[1])", cookie: cookie).status == 200)
+        #expect(try await cluster.request("POST", session.pickerPath + "api/done", cookie: cookie).status == 200)
+        let listed = try await cluster.request("GET", "/v1/mediaItems?sessionId=\(session.id)", authorized: true)
+        #expect((listed.json["mediaItems"] as? [[String: Any]])?.count == 2, "\(listed.text)")
+    }
+
+    @Test("two browsers picking in one session at once, each through another server: one order, no duplicate, the maximum held")
+    func twoBrowsers() async throws {
+        let cluster = try await Cluster()
+        defer { cluster.stop() }
+        let (first, second) = (cluster.servers[0], cluster.servers[1])
+        let maximum = 5
+        let session = try await cluster.createSession(maxItems: maximum)
+        // The first browser signs in on the first server; the second opens the picker on the
+        // second server, which prints a new link for it.
+        let firstCookie = try await cluster.signIn(first.announcement["signInUrl"], port: first.port)
+        _ = try await cluster.request("GET", session.pickerPath, port: second.port)
+        try await HangGuard.waitUntil("the second server's new sign-in link", limit: .seconds(60)) { !second.laterSignInLinks.isEmpty }
+        let secondCookie = try await cluster.signIn(second.laterSignInLinks.first, port: second.port)
+
+        let ids = try await cluster.assetIDs(pickerPath: session.pickerPath, cookie: firstCookie).map { $0.lowercased() }
+        #expect(ids.count == Cluster.photos.count)
+        // Both pick every photo, in opposite orders, at the same time.
+        async let fromFirst = picks(ids, cluster, session.pickerPath, cookie: firstCookie, port: first.port)
+        async let fromSecond = picks(ids.reversed(), cluster, session.pickerPath, cookie: secondCookie, port: second.port)
+        let statuses = try await fromFirst + fromSecond
+        #expect(Set(statuses).isSubset(of: [200, 409]), "\(statuses)")
+
+        let seenFirst = try await selection(cluster, session.pickerPath, cookie: firstCookie, port: first.port)
+        let seenSecond = try await selection(cluster, session.pickerPath, cookie: secondCookie, port: second.port)
+        #expect(seenFirst == seenSecond, "one order, whichever server is asked")
+        #expect(seenFirst.count == maximum && Set(seenFirst).count == maximum, "\(seenFirst)")
+        #expect(Set(seenFirst).isSubset(of: Set(ids)))
+        #expect(try await cluster.request("POST", session.pickerPath + "api/done", port: second.port, cookie: secondCookie).status == 200)
+        // Done on one server is Done on the other: a late pick there is refused.
+        let late = try await cluster.request("POST", session.pickerPath + "api/selection/\(ids[0])", port: first.port, cookie: firstCookie)
+        #expect(late.status == 410, "\(late.status) \(late.text)")
+        let listed = try await cluster.request("GET", "/v1/mediaItems?sessionId=\(session.id)", authorized: true)
+        #expect((listed.json["mediaItems"] as? [[String: Any]])?.count == maximum, "\(listed.text)")
+    }
+
+    /// Picks `ids` one by one through `port`: each answer's status.
+    private func picks(_ ids: [String], _ cluster: Cluster, _ pickerPath: String, cookie: String, port: Int) async throws -> [Int] {
+        var statuses: [Int] = []
+        for asset in ids {
+            statuses.append(try await cluster.request("POST", pickerPath + "api/selection/\(asset)", port: port, cookie: cookie).status)
+        }
+        return statuses
+    }
+}
+
+/// The statuses of the answers given under load, and how many 503s lacked `Retry-After`.
+final class AnswerLog: Sendable {
+    private let state = Mutex<(statuses: Set<Int>, withoutRetryAfter: Int)>(([], 0))
+
+    func record(_ answer: ClusterAnswer) {
+        state.withLock {
+            $0.statuses.insert(answer.status)
+            if answer.status == 503, answer.header("Retry-After") == nil { $0.withoutRetryAfter += 1 }
+        }
+    }
+
+    var statuses: Set<Int> { state.withLock { $0.statuses } }
+    var withoutRetryAfter: Int { state.withLock { $0.withoutRetryAfter } }
+}
