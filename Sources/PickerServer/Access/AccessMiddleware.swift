@@ -6,6 +6,11 @@ import Hummingbird
 /// refusal; a page of the person's (a picker page, the demo client page) opened without the
 /// person's sign-in gets the sign-in page (the same for every picker path, live, ended or made
 /// up) and the operator, unless an unused link is still live, a new link leading back to it.
+///
+/// Unlike the event loop's fast path it can wait, so a browser this server has not seen signed
+/// in is looked up in the sign-in store first (``AccessGate/decideLookingUp(_:)``). When the
+/// store cannot answer, the request gets 503 with `Retry-After` (`signInUnavailable`), neither
+/// the sign-in page nor its route.
 struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     let state: ServerState
     /// The server's gate, made once (not per request).

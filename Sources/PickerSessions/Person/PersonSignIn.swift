@@ -84,7 +84,8 @@ public final class PersonSignIn: Sendable {
     /// Uses up a sign-in link opened from `address`: a new browser token when the link is live
     /// and unused. Refusals are counted per address and in all, in this process: past 10 from
     /// one address, or 100 from all, in a minute, attempts are throttled until the minute is over.
-    /// - Throws: What the store threw; nothing is used up or counted then.
+    /// - Throws: What the store threw; the refusal is not counted then (a link the store had
+    ///   taken before it failed stays used up).
     public func attempt(link token: String, from address: String) async throws -> Attempt {
         let time = now()
         if let retryAfter = attempts.withLock({ $0.isThrottled(address, at: time) ? $0.retryAfter(at: time) : nil }) {
