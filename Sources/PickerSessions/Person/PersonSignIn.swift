@@ -27,7 +27,7 @@ public final class PersonSignIn: Sendable {
     private let store: any SignInStoring
     private let now: @Sendable () -> Date
     private let attempts = Mutex(SignInAttempts())
-    private let browsers = Mutex(SignedInBrowsers(capacity: Self.capacity.browsers))
+    private let browsers = Mutex(SignedInBrowsers(capacity: PersonSignIn.capacity.browsers))
 
     /// Live links and browsers kept at most; beyond that the ones that expire first go.
     private static let capacity = (links: 16, browsers: 1_000)
