@@ -23,24 +23,31 @@ import TestSupport
         let second = try await ServedProcess(library: folder, scratch: folder, arguments: database)
         defer { second.kill() }
         // The first's printed link, opened on the second: signed in there, and used up everywhere.
-        let link = try #require(URLComponents(string: try #require(first.announcement["signInUrl"])))
+        let linkText = try #require(first.announcement["signInUrl"])
+        let link = try #require(URLComponents(string: linkText))
         let opened = try await Self.get(port: second.port, link.percentEncodedPath)
         #expect(opened.status == 200)
         let token = try #require(opened.setCookie?.split(separator: ";")[0].split(separator: "=", maxSplits: 1).last.map(String.init))
         #expect(try await Self.get(port: first.port, link.percentEncodedPath).status == 401)
         #expect(try await Self.get(port: second.port, link.percentEncodedPath).status == 401)
         // The browser is signed in on the first too.
-        let firstPicker = try #require(URL(string: try #require(first.announcement["pickerUri"]))).path + "/"
+        let firstPicker = try Self.path(of: first.announcement["pickerUri"])
         #expect(try await Self.get(port: first.port, firstPicker, token: token).status == 200)
 
         // The server it signed in through killed, a server started since finds it signed in.
         second.kill()
         let third = try await ServedProcess(library: folder, scratch: folder, arguments: database)
         defer { third.kill() }
-        let thirdPicker = try #require(URL(string: try #require(third.announcement["pickerUri"]))).path + "/"
+        let thirdPicker = try Self.path(of: third.announcement["pickerUri"])
         #expect(try await Self.get(port: third.port, thirdPicker, token: token).status == 200)
         let forged = "\(token.split(separator: ".")[0]).\(String(repeating: "A", count: 43))"
         #expect(try await Self.get(port: third.port, thirdPicker, token: forged).status == 401)
+    }
+
+    /// The path of an announced picker URI (with its trailing slash).
+    private static func path(of pickerURI: String?) throws -> String {
+        let text = try #require(pickerURI)
+        return try #require(URL(string: text)).path + "/"
     }
 
     /// `GET path` on the server at `port`, with the person's cookie (named for that port) when
