@@ -104,8 +104,8 @@ let package = Package(
         .target(name: "DemoLibrary", dependencies: ["AssetsKit", "ImageMetadata", "ImagePipeline", "ProcessRunning", "SyntheticMedia"]),
         // Exporting assets: originals copied or renditions rendered, one per core, failures reported per asset.
         .target(name: "AssetExport", dependencies: ["AssetsKit", "ImagePipeline"]),
-        // Picker sessions without HTTP: the selection, the session store, preselection, the person's sign-in.
-        .target(name: "PickerSessions", dependencies: ["AssetsKit"]),
+        // Picker sessions without HTTP: the selection, the session store, preselection, the person's sign-in (secrets kept as SHA-256 digests, swift-crypto).
+        .target(name: "PickerSessions", dependencies: ["AssetsKit", .product(name: "Crypto", package: "swift-crypto")]),
         // The picker server: the client programs' session API, the picker page's API and the web UI.
         .target(
             name: "PickerServer",
@@ -203,12 +203,16 @@ let package = Package(
                            "ProcessRunning", "S3Storage", "S3TestSupport", "TestSupport"]
         ),
         .testTarget(name: "AssetExportTests", dependencies: ["AssetExport", "FolderLibrary", "IndexedLibrary", "LibraryTree", "ImagePipeline", "AssetsKit", "TestSupport"]),
-        .testTarget(name: "PickerSessionsTests", dependencies: ["PickerSessions", "PostgresSessions", "AssetsKit", "TestSupport", "PostgresTestSupport"]),
+        .testTarget(
+            name: "PickerSessionsTests",
+            dependencies: ["PickerSessions", "PostgresSessions", "PostgresIndex", "AssetsKit", "TestSupport", "PostgresTestSupport",
+                           .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .testTarget(
             name: "PickerServerTests",
             dependencies: [
                 "PickerServer", "PickerClient", "PickerSessions", "LibraryOpening", "IndexedLibrary", "FolderLibrary", "LibraryTree", "AssetsKit",
-                "ImageMetadata", "ImagePipeline", "MediaProbing", "ProcessRunning", "TestSupport",
+                "ImageMetadata", "ImagePipeline", "MediaProbing", "ProcessRunning", "TestSupport", "PostgresSessions", "PostgresIndex", "PostgresTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

@@ -81,9 +81,11 @@ struct ServerState: Sendable {
     }
 
     /// The name of the person's cookie on this server (its port in it, as browsers send a host's
-    /// cookies to each of its ports).
+    /// cookies to each of its ports): the public URL's port when one is set, so that every
+    /// server behind one address reads the cookie any of them set, else the port it listens on.
     var personCookieName: String {
-        PersonCookie.name(port: boundAddress.boundPort ?? configuration.port)
+        if let url = configuration.publicBaseURL { return PersonCookie.name(port: url.port ?? (url.scheme == "https" ? 443 : 80)) }
+        return PersonCookie.name(port: boundAddress.boundPort ?? configuration.port)
     }
 
     /// The one access decision (``AccessGate``) of this server.

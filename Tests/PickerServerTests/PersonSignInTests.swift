@@ -72,7 +72,7 @@ import TestSupport
         let server = try await TestServer.indexed()
         defer { Task { await server.stop() } }
         let session = try await server.client.createSession()
-        let link = PickerServer.signInPath(link: server.server.signIn.makeLink(), next: session.pickerPath)
+        let link = PickerServer.signInPath(link: try await server.server.signIn.makeLink(), next: session.pickerPath)
         // A link preview (HEAD) uses nothing up.
         #expect(try await server.request("HEAD", link, authorized: false).header("Set-Cookie") == nil)
         let opened = try await server.request("GET", link, authorized: false)
@@ -89,7 +89,8 @@ import TestSupport
         #expect(again.status == 401)
         #expect(again.header("Set-Cookie") == nil)
         // Only picker pages are gone on to: any other `next` is dropped.
-        let elsewhere = try await server.request("GET", "/signin/\(server.server.signIn.makeLink())?next=//evil.example/", authorized: false)
+        let other = try await server.server.signIn.makeLink()
+        let elsewhere = try await server.request("GET", "/signin/\(other)?next=//evil.example/", authorized: false)
         #expect(elsewhere.status == 200)
         #expect(!String(decoding: elsewhere.body, as: UTF8.self).contains("evil"))
         #expect(try await server.request("GET", "/signin/made.up", authorized: false).status == 401)
@@ -101,7 +102,7 @@ import TestSupport
         let server = try await TestServer.indexed(signIn: signIn)
         defer { Task { await server.stop() } }
         let session = try await server.client.createSession()
-        let link = PickerServer.signInPath(link: signIn.makeLink())
+        let link = PickerServer.signInPath(link: try await signIn.makeLink())
         clock.advance(61)
         let late = try await server.request("GET", link, authorized: false)
         #expect(late.status == 401)
@@ -148,7 +149,7 @@ import TestSupport
     @Test func guessedSignInLinksAreThrottled() async throws {
         let server = try await TestServer.indexed()
         defer { Task { await server.stop() } }
-        let link = server.server.signIn.makeLink()
+        let link = try await server.server.signIn.makeLink()
         let id = try #require(link.split(separator: ".").first)
         for _ in 0..<10 {
             #expect(try await server.request("GET", "/signin/\(id).AAAAAAAAAAAAAAAAAAAAAA", authorized: false).status == 401)

@@ -41,7 +41,7 @@ import TestSupport
                                 sessions: sessions, media: MediaResponder(library: library), assets: AssetMemo(),
                                 fetches: FetchMemo(library: library), logger: Logger(label: "test"), boundAddress: BoundAddress(),
                                 signIn: signIn, showSignInLink: { _ in })
-            let browser = try #require(signIn.redeem(link: signIn.makeLink()))
+            let browser = try #require(try await signIn.redeem(link: signIn.makeLink()))
             personCookie = "\(state.personCookieName)=\(browser)"
             state.assets.remember([asset])
             let request = try ImageRequest(priority: .visibleFirst) { ["w": "64", "h": "64", "mode": "fill"][$0] }

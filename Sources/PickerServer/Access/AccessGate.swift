@@ -35,7 +35,22 @@ struct AccessGate: Sendable {
         case redirect(toPage: String)
     }
 
-    /// The decision for `request`.
+    /// The decision for `request` where it can wait (the router's middleware): a person's
+    /// browser this process has not seen signed in is first looked up in the sign-in store (it
+    /// may have signed in through another server, or before this one started), then
+    /// ``decide(_:)`` decides.
+    /// - Throws: What the sign-in store threw: whether the browser is signed in is not known,
+    ///   and the request is neither let through nor sent to sign in.
+    func decideLookingUp(_ request: AccessRequest) async throws -> Verdict {
+        if case .person? = request.area?.principal, let token = request.personToken {
+            _ = try await signIn.recall(browser: token)
+        }
+        return decide(request)
+    }
+
+    /// The decision for `request`, without waiting: a person's browser is signed in only when
+    /// this process has seen it signed in (``decideLookingUp(_:)`` looks further). The event
+    /// loop's fast path asks this; what it does not let through goes on to the router.
     func decide(_ request: AccessRequest) -> Verdict {
         guard let area = request.area else { return .refuse(.notFound) }
         switch area.principal {

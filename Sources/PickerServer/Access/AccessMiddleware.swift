@@ -6,6 +6,11 @@ import Hummingbird
 /// refusal; a page of the person's (a picker page, the demo client page) opened without the
 /// person's sign-in gets the sign-in page (the same for every picker path, live, ended or made
 /// up) and the operator, unless an unused link is still live, a new link leading back to it.
+///
+/// Unlike the event loop's fast path it can wait, so a browser this server has not seen signed
+/// in is looked up in the sign-in store first (``AccessGate/decideLookingUp(_:)``). When the
+/// store cannot answer, the request gets 503 with `Retry-After` (`signInUnavailable`), neither
+/// the sign-in page nor its route.
 struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     let state: ServerState
     /// The server's gate, made once (not per request).
@@ -17,13 +22,23 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        switch access.decide(Self.accessRequest(request, cookieName: state.personCookieName)) {
+        let verdict: AccessGate.Verdict
+        do {
+            verdict = try await access.decideLookingUp(Self.accessRequest(request, cookieName: state.personCookieName))
+        } catch {
+            throw state.signInUnavailable(error)
+        }
+        switch verdict {
         case .pass:
             return try await next(request, context)
         case .refuse(let error):
             throw error
         case .signInPage(let page):
-            offerSignInLink(returningTo: page)
+            do {
+                try await offerSignInLink(returningTo: page)
+            } catch {
+                throw state.signInUnavailable(error)
+            }
             return SignInPages.required
         case .redirect(let page):
             let location = page + (request.uri.query.map { "?" + $0 } ?? "")
@@ -44,8 +59,8 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// Shows the operator a new sign-in link, unless an unused one is live (so a stranger's
     /// visits make at most one per link lifetime); it leads back to `page` when there is one.
-    private func offerSignInLink(returningTo page: String?) {
-        guard let link = state.signIn.makeLinkUnlessOneIsLive() else { return }
+    private func offerSignInLink(returningTo page: String?) async throws {
+        guard let link = try await state.signIn.makeLinkUnlessOneIsLive() else { return }
         state.showSignInLink(state.baseURL + SignInRoutes.path(link: link, next: page.flatMap { SignInRoutes.isPersonPage($0) ? $0 : nil }))
     }
 

@@ -3,7 +3,8 @@
 /// `HttpOnly` (no script reads it), `SameSite=Strict` (no other site's page makes the browser
 /// send it), `Path=/`, and no `Secure`: the server speaks plain HTTP on loopback, where a
 /// browser would refuse to store a `Secure` cookie. Browsers send a host's cookies to all of its
-/// ports, so the name carries the server's port: two servers on one host keep theirs apart.
+/// ports, so the name carries the port people reach the server at: two servers on one host keep
+/// theirs apart, and servers behind one public URL share one.
 enum PersonCookie {
     /// The cookie's name on a server listening on `port`.
     static func name(port: Int) -> String { "assets_picker_person_\(port)" }

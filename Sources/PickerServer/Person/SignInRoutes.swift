@@ -16,7 +16,14 @@ struct SignInRoutes: Sendable {
             guard request.method == .get else { return Response(status: .ok, headers: [.cacheControl: "no-store"]) }
             let address = ClientAddress.current
             let browser: String
-            switch state.signIn.attempt(link: try context.parameters.require("link"), from: address) {
+            let link = try context.parameters.require("link")
+            let attempt: PersonSignIn.Attempt
+            do {
+                attempt = try await state.signIn.attempt(link: link, from: address)
+            } catch {
+                throw state.signInUnavailable(error)
+            }
+            switch attempt {
             case .signedIn(let token):
                 browser = token
             case .refused(let isFirst):

@@ -10,28 +10,27 @@ import Synchronization
 /// terminal); opening it makes a browser token, kept by the browser as a cookie. Both are
 /// `id.secret`: the id finds the entry, the secret (128 bits for links, 256 for browsers) is
 /// compared in constant time. A link works once and for ``linkLifetime``; a browser stays signed
-/// in for ``browserLifetime`` or until the server restarts (nothing is stored on disk).
+/// in for ``browserLifetime``.
+///
+/// The links and browsers are kept by a ``SignInStoring`` store, as digests of their secrets: in
+/// this process's memory by default (``MemorySignInStore``: a restart signs every browser out),
+/// or in a database every server shares, where a link printed by one server is taken once by any
+/// of them and a browser signed in on one is signed in on all. What stays in this process: the
+/// throttle of refused attempts, and the browsers it has seen signed in, so that
+/// `isSignedIn(browser:)` answers without waiting for the store; a browser it has
+/// not seen yet is looked up with ``recall(browser:)`` first.
 public final class PersonSignIn: Sendable {
     /// How long a sign-in link can be used.
     public let linkLifetime: Duration
     /// How long a signed-in browser stays signed in.
     public let browserLifetime: Duration
+    private let store: any SignInStoring
     private let now: @Sendable () -> Date
-    private let state = Mutex(State())
+    private let attempts = Mutex(SignInAttempts())
+    private let browsers = Mutex(SignedInBrowsers(capacity: PersonSignIn.capacity.browsers))
 
     /// Live links and browsers kept at most; beyond that the ones that expire first go.
     private static let capacity = (links: 16, browsers: 1_000)
-
-    private struct Entry {
-        let secret: String
-        let expires: Date
-    }
-
-    private struct State {
-        var links: [TokenID: Entry] = [:]
-        var browsers: [TokenID: Entry] = [:]
-        var attempts = SignInAttempts()
-    }
 
     /// What came of opening a sign-in link.
     public enum Attempt: Sendable, Equatable {
@@ -46,54 +45,78 @@ public final class PersonSignIn: Sendable {
     }
 
     /// A sign-in with links living `linkLifetime` (default 15 minutes) and browsers signed in for
-    /// `browserLifetime` (default 12 hours); `now` is the clock.
-    public init(linkLifetime: Duration = .seconds(15 * 60), browserLifetime: Duration = .seconds(12 * 3_600),
-                now: @escaping @Sendable () -> Date = Date.init) {
+    /// `browserLifetime` (default 12 hours).
+    /// - Parameters:
+    ///   - store: Where links and browsers are kept; by default a new ``MemorySignInStore`` on `now`.
+    ///   - now: The clock of the throttle and of the browsers remembered in this process.
+    public init(store: (any SignInStoring)? = nil, linkLifetime: Duration = .seconds(15 * 60),
+                browserLifetime: Duration = .seconds(12 * 3_600), now: @escaping @Sendable () -> Date = Date.init) {
+        self.store = store ?? MemorySignInStore(now: now)
         self.linkLifetime = linkLifetime
         self.browserLifetime = browserLifetime
         self.now = now
     }
 
     /// A new one-time sign-in link token.
-    public func makeLink() -> String {
-        let time = now()
-        return state.withLock { state in Self.insert(into: &state.links, lifetime: linkLifetime, at: time, capacity: Self.capacity.links) }
+    /// - Throws: What the store threw (a database that cannot be reached).
+    public func makeLink() async throws -> String {
+        let (link, id, digest) = Self.newLink()
+        _ = try await store.keepLink(id: id, digest: digest, lifetime: linkLifetime, capacity: Self.capacity.links, unlessOneIsLive: false)
+        return link
     }
 
     /// A new one-time link token when no unused one is live, else `nil`: what a sign-in page
-    /// asks for, so that anyone reaching the server can make at most one link per lifetime.
-    public func makeLinkUnlessOneIsLive() -> String? {
-        let time = now()
-        return state.withLock { state in
-            state.links = state.links.filter { $0.value.expires > time }
-            guard state.links.isEmpty else { return nil }
-            return Self.insert(into: &state.links, lifetime: linkLifetime, at: time, capacity: Self.capacity.links)
-        }
+    /// asks for, so that anyone reaching the server (any server sharing the store) can make at
+    /// most one link per lifetime.
+    /// - Throws: What the store threw.
+    public func makeLinkUnlessOneIsLive() async throws -> String? {
+        let (link, id, digest) = Self.newLink()
+        let kept = try await store.keepLink(id: id, digest: digest, lifetime: linkLifetime, capacity: Self.capacity.links, unlessOneIsLive: true)
+        return kept ? link : nil
+    }
+
+    /// A new link's token, its id and the digest of its secret.
+    private static func newLink() -> (link: String, id: String, digest: [UInt8]) {
+        let id = SecretToken.make(), secret = SecretToken.make()
+        return ("\(id).\(secret)", id, SecretDigest.of(secret.utf8))
     }
 
     /// Uses up a sign-in link opened from `address`: a new browser token when the link is live
-    /// and unused. Refusals are counted per address and in all: past 10 from one address, or 100
-    /// from all, in a minute, attempts are throttled until the minute is over.
-    public func attempt(link token: String, from address: String) -> Attempt {
+    /// and unused. Refusals are counted per address and in all, in this process: past 10 from
+    /// one address, or 100 from all, in a minute, attempts are throttled until the minute is over.
+    /// - Throws: What the store threw; the refusal is not counted then (a link the store had
+    ///   taken before it failed stays used up).
+    public func attempt(link token: String, from address: String) async throws -> Attempt {
         let time = now()
-        return state.withLock { state in
-            if state.attempts.isThrottled(address, at: time) { return .throttled(retryAfter: state.attempts.retryAfter(at: time)) }
-            guard Self.take(token[...], from: &state.links, at: time) else {
-                return .refused(isFirst: state.attempts.refused(address, at: time))
-            }
-            return .signedIn(browser: Self.insert(into: &state.browsers, lifetime: browserLifetime, at: time,
-                                                  capacity: Self.capacity.browsers, secretBytes: 32))
+        if let retryAfter = attempts.withLock({ $0.isThrottled(address, at: time) ? $0.retryAfter(at: time) : nil }) {
+            return .throttled(retryAfter: retryAfter)
         }
+        guard let (id, secret) = Self.parts(of: token[...]),
+              try await store.takeLink(id: id, digest: SecretDigest.of(secret.utf8)) else {
+            return .refused(isFirst: attempts.withLock { $0.refused(address, at: now()) })
+        }
+        return .signedIn(browser: try await signInBrowser())
     }
 
     /// Uses up a sign-in link: a new browser token when the link is live and unused, else `nil`
     /// (``attempt(link:from:)`` from an address of its own).
-    public func redeem(link token: String) -> String? {
-        guard case .signedIn(let browser) = attempt(link: token, from: "") else { return nil }
+    /// - Throws: What the store threw.
+    public func redeem(link token: String) async throws -> String? {
+        guard case .signedIn(let browser) = try await attempt(link: token, from: "") else { return nil }
         return browser
     }
 
-    /// Whether `token` is a browser this server signed in and that has not expired.
+    /// Keeps a new browser in the store and remembers it here; its token.
+    private func signInBrowser() async throws -> String {
+        let id = SecretToken.make(), secret = SecretToken.make(byteCount: 32)
+        let expires = try await store.keepBrowser(id: id, digest: SecretDigest.of(secret.utf8), lifetime: browserLifetime,
+                                                  capacity: Self.capacity.browsers)
+        remember(id: id, secret: secret, expires: expires)
+        return "\(id).\(secret)"
+    }
+
+    /// Whether `token` is a signed-in browser that this process has seen (it signed it in, or
+    /// ``recall(browser:)`` found it in the store) and that has not expired. Never waits.
     ///
     /// Every thumbnail request asks it, so it reads the token's bytes in place: no string is
     /// made, split or copied. It takes a concrete `Substring` (what a cookie's value is), not
@@ -101,39 +124,50 @@ public final class PersonSignIn: Sendable {
     /// through protocol witnesses.
     public func isSignedIn(browser token: Substring) -> Bool {
         let time = now()
-        return state.withLock { state in
-            guard let (id, secret) = Self.split(token), let entry = state.browsers[id] else { return false }
-            guard entry.expires > time else {
-                state.browsers[id] = nil
-                return false
-            }
-            return SecretToken.matches(secret, entry.secret.utf8)
-        }
+        guard let (id, secret) = Self.split(token) else { return false }
+        return browsers.withLock { $0.matches(id, secret: secret, at: time) }
     }
 
-    /// Whether `token` is a browser this server signed in and that has not expired.
+    /// Whether `token` is a signed-in browser this process has seen and that has not expired.
     public func isSignedIn(browser token: String) -> Bool {
         isSignedIn(browser: token[...])
     }
 
-    private static func insert(into entries: inout [TokenID: Entry], lifetime: Duration, at time: Date, capacity: Int,
-                               secretBytes: Int = 16) -> String {
-        entries = entries.filter { $0.value.expires > time }
-        while entries.count >= capacity, let first = entries.min(by: { $0.value.expires < $1.value.expires }) {
-            entries[first.key] = nil
-        }
-        let id = SecretToken.make(), secret = SecretToken.make(byteCount: secretBytes)
-        // `make()` spells 16 bytes in 22 characters: always a valid id.
-        entries[TokenID(id.utf8)!] = Entry(secret: secret, expires: time.addingTimeInterval(lifetime.seconds))
-        return "\(id).\(secret)"
+    /// Whether `token` is a signed-in browser, asking the store when this process has not seen
+    /// it (a browser signed in through another server, or before this one started); one found
+    /// is remembered, so that `isSignedIn(browser:)` answers for it from then on.
+    /// - Throws: What the store threw: whether the browser is signed in is then not known.
+    public func recall(browser token: Substring) async throws -> Bool {
+        if isSignedIn(browser: token) { return true }
+        guard let (id, secret) = Self.parts(of: token), let kept = try await store.browser(id: id),
+              SecretToken.matches(SecretDigest.of(secret.utf8), kept.digest) else { return false }
+        remember(id: id, secret: secret, expires: kept.expires)
+        return true
     }
 
-    /// Removes the entry `token` names; whether it was live and its secret matched.
-    private static func take(_ token: Substring, from entries: inout [TokenID: Entry], at time: Date) -> Bool {
-        guard let (id, secret) = split(token), let entry = entries[id] else { return false }
-        guard SecretToken.matches(secret, entry.secret.utf8) else { return false }
-        entries[id] = nil
-        return entry.expires > time
+    private func remember(id: String, secret: String, expires: Date) {
+        guard let key = TokenID(id.utf8) else { return }
+        let time = now()
+        browsers.withLock { $0.remember(key, secret: secret, expires: expires, at: time) }
+    }
+
+    /// The id and secret of `token` as strings (for the store), when it has the form of one this
+    /// server makes: both spelled in base64url, so that nothing else reaches the store.
+    private static func parts(of token: Substring) -> (id: String, secret: String)? {
+        guard split(token) != nil, let dot = token.firstIndex(of: ".") else { return nil }
+        let id = token[..<dot], secret = token[token.index(after: dot)...]
+        guard !secret.isEmpty, isBase64URL(id), isBase64URL(secret) else { return nil }
+        return (String(id), String(secret))
+    }
+
+    private static func isBase64URL(_ text: Substring) -> Bool {
+        text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"): true
+            default: false
+            }
+        }
     }
 
     private static func split(_ token: Substring) -> (id: TokenID, secret: Substring.UTF8View.SubSequence)? {

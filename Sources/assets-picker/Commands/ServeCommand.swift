@@ -1,9 +1,11 @@
 import ArgumentParser
 import AssetsKit
 import Foundation
+import LibraryOpening
 import Logging
 import PickerServer
 import PickerSessions
+import PostgresSessions
 
 /// `serve`: the picker server — client programs create picker sessions, people pick in the web picker.
 struct ServeCommand: AsyncParsableCommand {
@@ -17,6 +19,9 @@ struct ServeCommand: AsyncParsableCommand {
             the picker by opening the one-time sign-in link printed here (a new one is printed when \
             a picker page is opened without signing in). \
             A session is made at start, and the printed link opens it, so that you can try the picker at once. \
+            With --database postgresql://… (or ASSETS_PICKER_DATABASE_URL) the person's sign-ins are kept in that \
+            database: a link printed by one server works once on any server sharing it, and a signed-in browser \
+            stays signed in across them and their restarts; without it, in this process's memory. \
             An indexed library is watched: files added or removed in its folder appear in open pickers \
             (--no-watch: only what 'assets-picker index' finds); the previews its index lacks (an 'index' \
             returns before they are made) are made in the background, newest first. \
@@ -100,9 +105,11 @@ struct ServeCommand: AsyncParsableCommand {
             sessionLifetime: .milliseconds(Int64(sessionMinutes * 60_000)), publicBaseURL: publicURL)
         configuration.limits = limits.limits
         let json = options.json
-        let server = PickerServer(library: library, configuration: configuration) { link in
+        let signIn = PersonSignIn(store: try await signInStore())
+        let server = PickerServer(library: library, configuration: configuration, signIn: signIn) { link in
             Self.printSignInLink(link, json: json)
         }
+        let firstLink = try await signIn.makeLink()
         // The previews the index lacks (an `index` returns before they are made) are made while
         // the server runs, newest first; the watcher asks for more as files come.
         library.previewing?.makePreviewsInBackground()
@@ -113,7 +120,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         do {
             try await server.run(handlesSignals: true) { port in
-                await announce(server: server, library: library, port: port, keyWasGiven: givenKey != nil, isWatched: watcher != nil)
+                await announce(server: server, library: library, port: port, link: firstLink, keyWasGiven: givenKey != nil, isWatched: watcher != nil)
             }
         } catch let error as PickerServerError {
             await stopBackgroundWork()
@@ -126,14 +133,22 @@ struct ServeCommand: AsyncParsableCommand {
         await stopBackgroundWork()
     }
 
+    /// Where the person's sign-ins are kept: in the PostgreSQL database `--database` (or
+    /// `ASSETS_PICKER_DATABASE_URL`) names, shared by every server on it; else `nil`, this
+    /// process's memory.
+    private func signInStore() async throws -> (any SignInStoring)? {
+        guard case .postgres(let address) = try options.database.indexDatabase() else { return nil }
+        return try await PostgresSignInStore.open(at: address)
+    }
+
     /// Prints where the server listens, its client key (only one it made up: a key given to it
-    /// is never shown) and a sign-in link that opens a picker to try.
-    private func announce(server: PickerServer, library: any PhotoLibrary, port: Int, keyWasGiven: Bool, isWatched: Bool) async {
+    /// is never shown) and the sign-in link `link` that opens a picker to try.
+    private func announce(server: PickerServer, library: any PhotoLibrary, port: Int, link: String, keyWasGiven: Bool, isWatched: Bool) async {
         let shownHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : (host.contains(":") ? "[\(host)]" : host)
         let base = server.configuration.publicBaseURL?.absoluteString.trimmingSuffix("/") ?? "http://\(shownHost):\(port)"
         let trial = try? server.makeOwnSession()
         let trialPath = trial.map { "/picker/\($0.id)/\($0.pickerToken)/" }
-        let signInURL = base + PickerServer.signInPath(link: server.signIn.makeLink(), next: trialPath)
+        let signInURL = base + PickerServer.signInPath(link: link, next: trialPath)
         let announcement = Announcement(url: base + "/", port: port, clientKey: keyWasGiven ? nil : server.configuration.clientKey,
                                         library: library.placeDescription, backend: library.backendName,
                                         signInUrl: signInURL, pickerUri: trialPath.map { base + $0 })
