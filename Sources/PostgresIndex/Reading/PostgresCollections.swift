@@ -32,12 +32,11 @@ enum PostgresCollections {
     }
 
     /// The user albums and folders, top level first, each level by position, with their
-    /// unfiltered counts (a folder has none).
+    /// unfiltered counts (a folder has none), summed from `album_count`.
     static func albumCollections(in session: PostgresSession) async throws -> [AssetCollection] {
         try await session.rows("""
             SELECT album.uuid, album.title, album.kind, parent.uuid,
-                   (SELECT COUNT(*) FROM album_asset JOIN asset ON asset.id = album_asset.assetId
-                    WHERE album_asset.albumId = album.id AND \(unescaped: PostgresAssetQuery.visible))
+                   (SELECT COALESCE(SUM(count), 0)::bigint FROM album_count WHERE album_count.albumId = album.id)
             FROM album LEFT JOIN album parent ON parent.id = album.parentId
             ORDER BY album.parentId IS NOT NULL, album.parentId, album.position
             """).map { row in

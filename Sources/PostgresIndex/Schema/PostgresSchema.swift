@@ -10,7 +10,8 @@ import PostgresNIO
 /// tables and in every statement alike), dates as unix seconds in `double precision`, UUIDs as
 /// `uuid`, flags as `boolean`. The test `SchemaAgreementTests` compares the two catalogues, so
 /// a migration added on one side and not the other fails. Differences, each for PostgreSQL's
-/// sake: row ids are identity columns; `asset_count` is kept by a PL/pgSQL trigger; there is
+/// sake: row ids are identity columns; `asset_count`, `album_count` and `timeline_count` (SQLite's
+/// versions 7 and 8, the fourth and fifth migrations here) are kept by PL/pgSQL triggers; there is
 /// no `directory_key` (a lateral join reads each folder's key asset from its browse index);
 /// and a statement trigger on `change` sends `NOTIFY` (``PostgresChangeWatch``).
 /// Never edit a shipped migration: add the next one.
@@ -19,7 +20,7 @@ package enum PostgresSchema {
     static let changesChannel = "assets_picker_changes"
 
     /// The migrations, in order; the schema version is their count.
-    static let migrations: [String] = [version1, version1Counts, version1Notify]
+    static let migrations: [String] = [version1, version1Counts, version1Notify, version7AlbumCounts, version8TimelineCounts]
 
     /// Brings the database to the current version.
     /// - Throws: ``PostgresIndexError/newerSchema(_:version:known:)`` for a database a newer program migrated.
