@@ -55,7 +55,11 @@ struct ScaleBenchmark {
             try await measure(postgresLibrary, pickedInOrder: { try await ScalePostgres.pickedAssets(in: database) }, into: &figures, metrics: &metrics)
             engines.append(("PostgreSQL", figures))
         }
-        return render(metrics: metrics, engines: engines)
+        var memberships = 0
+        library.albumMembers { _, members in memberships += members.count }
+        let heading = "library: \(library.assets) assets, \(library.directories.count) folders, \(library.albums) albums with "
+            + "\(memberships) memberships, a session of \(picks) picks"
+        return heading + "\n\n" + render(metrics: metrics, engines: engines)
     }
 
     /// Times every read on `indexed`; `pickedInOrder` is the session store's own read of its
