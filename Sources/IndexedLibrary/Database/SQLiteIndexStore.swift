@@ -113,7 +113,9 @@ struct SQLiteIndexStore: IndexStore {
             var found: [UUID: AssetRecord] = [:]
             for start in stride(from: 0, to: uuids.count, by: 500) {
                 var rows = AssetRecord.filter(uuids[start..<min(uuids.count, start + 500)].contains(Column("uuid")))
-                if listedOnly { rows = rows.filter(Column("deletedAt") == nil) }
+                // `+` keeps SQLite on the `uuid` index: with statistics (ANALYZE) it chose a browse
+                // index for `deletedAt IS NULL` and read it whole per 500 UUIDs (1.8 s for 2,000 of 1,000,000).
+                if listedOnly { rows = rows.filter(sql: "+deletedAt IS NULL") }
                 for record in try rows.fetchAll(db) { found[record.uuid] = record }
             }
             return found
