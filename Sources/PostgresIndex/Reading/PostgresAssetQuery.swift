@@ -103,9 +103,13 @@ struct PostgresAssetQuery: Sendable {
         }
     }
 
-    /// Whether every visible asset was added at or after `since` (one seek into `asset_added`).
+    /// Whether every visible asset was added at or after `since` (one seek into `asset_added`:
+    /// the first entry in the index's order, its fixed columns named, where `MIN(addedAt)` read
+    /// every visible entry, as PostgreSQL does not take `deletedAt IS NULL` as fixing a column).
     static func isEverythingAdded(since: Date, in session: PostgresSession) async throws -> Bool {
-        let oldest = try await session.value("SELECT MIN(addedAt) FROM asset WHERE \(unescaped: visible)", as: Double.self)
+        let oldest = try await session.value("""
+            SELECT addedAt FROM asset WHERE \(unescaped: visible) ORDER BY deletedAt, isHidden, addedAt LIMIT 1
+            """, as: Double.self)
         return oldest.map { $0 >= since.timeIntervalSince1970 } ?? true
     }
 
