@@ -62,9 +62,9 @@ struct SQLiteIndexStore: IndexStore {
     /// unfiltered counts (a folder has none), summed from `album_count` (schema v7).
     static func albumCollections(in db: Database) throws -> [AssetCollection] {
         try Row.fetchAll(db, sql: """
-            SELECT album.uuid, album.title, album.kind, parent.uuid AS parentUUID, counts.count
+            SELECT album.uuid, album.title, album.kind, parent.uuid AS parentUUID,
+                   (SELECT SUM(count) FROM album_count WHERE album_count.albumId = album.id) AS count
             FROM album LEFT JOIN album parent ON parent.id = album.parentId
-            LEFT JOIN (SELECT albumId, SUM(count) AS count FROM album_count GROUP BY albumId) AS counts ON counts.albumId = album.id
             ORDER BY album.parentId IS NOT NULL, album.parentId, album.position
             """).map { row in
             let isFolder = (row["kind"] as String) == "folder"
