@@ -157,10 +157,11 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        // The library targets (first screen, pages, counts, scans, large libraries on both backends, memory) as a table.
+        // The library targets (first screen, pages, counts, scans, large libraries on both backends, memory; 1M assets on SQLite and PostgreSQL side by side) as a table.
         .executableTarget(
             name: "assets-picker-index-bench",
-            dependencies: ["AssetsKit", "ImageMetadata", "SyntheticMedia", "IndexedLibrary", "LibraryOpening", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["AssetsKit", "ImageMetadata", "SyntheticMedia", "IndexedLibrary", "LibraryOpening", "PostgresIndex",
+                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio")]
         ),
         // Finds the shared test corpus and reads its manifest, holds renders; used by tests only.
         .target(name: "TestSupport", dependencies: ["AssetsKit", "ImagePipeline", "ProcessRunning"], path: "Tests/Support"),

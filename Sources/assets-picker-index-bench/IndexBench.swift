@@ -16,10 +16,17 @@ import LibraryOpening
 ///   newest 60, in-process and over HTTP (`--binary`: the `assets-picker` to serve with, default
 ///   the one beside this program), cold and second open, beside `find LIB -type f | wc -l`. The
 ///   libraries and their indexes are kept in `--workdir` (default
-///   `$TMPDIR/assets-picker-library-bench`) for later runs.
+///   `$TMPDIR/assets-picker-library-bench`) for later runs;
+/// - `scale` (only when asked for by name): issue 30's side-by-side figures, a generated index of
+///   `--assets` (default 1,000,000) assets in `--directories` (2,000) folders and `--albums`
+///   (20,000) user albums in SQLite and, given `--database postgresql://…` (or
+///   `ASSETS_PICKER_DATABASE_URL`), in that PostgreSQL database (which it fills: give it an
+///   empty one), each read `--runs` (21) times; `scripts/bench-scale.sh` starts a PostgreSQL of
+///   its own for it.
 ///
-/// Usage: `assets-picker-index-bench [--only browse|scan|index|library] [--corpus PATH] [--files N]
-/// [--folders N] [--large N] [--assets N] [--layouts N,N] [--timeout SECONDS] [--workdir PATH] [--binary PATH]`.
+/// Usage: `assets-picker-index-bench [--only browse|scan|index|library|scale] [--corpus PATH] [--files N]
+/// [--folders N] [--large N] [--assets N] [--layouts N,N] [--timeout SECONDS] [--workdir PATH] [--binary PATH]
+/// [--directories N] [--albums N] [--runs N] [--database URL]`.
 /// The corpus is, unless `--corpus` says otherwise, `$ASSETS_PICKER_TESTDATA` or the first
 /// `shared/testdata` beside the current folder or one of its parents (`../shared/testdata` when
 /// run from the package); it is only read: the benchmark indexes a copy.
@@ -36,6 +43,11 @@ struct IndexBench {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("index-bench-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
+        if arguments.only == .scale {
+            let library = ScaleLibrary(assets: arguments.assets ?? 1_000_000, folders: arguments.directories, albums: arguments.albums, now: Date())
+            print(try await ScaleBenchmark(work: work, library: library, postgres: arguments.database, runs: arguments.runs).run())
+            return
+        }
         var table = ResultTable()
         if arguments.only == nil || arguments.only == .browse {
             try await BrowseBenchmark(root: work.appendingPathComponent("synthetic"), assets: 100_000).run(into: &table)
@@ -50,7 +62,7 @@ struct IndexBench {
         }
         if arguments.only == nil || arguments.only == .library {
             try FileManager.default.createDirectory(at: arguments.workdir, withIntermediateDirectories: true)
-            try await LargeLibraryBenchmark(work: arguments.workdir, assets: arguments.assets, layouts: arguments.layouts,
+            try await LargeLibraryBenchmark(work: arguments.workdir, assets: arguments.assets ?? 100_000, layouts: arguments.layouts,
                                             timeout: arguments.timeout, binary: arguments.binary).run(into: &table)
         }
         print(table.render())
@@ -61,11 +73,16 @@ struct IndexBench {
 struct BenchArguments {
     /// The parts of the benchmark, to run one alone.
     enum Part: String {
-        case browse, scan, index, library
+        case browse, scan, index, library, scale
     }
 
     var only: Part?
-    var assets = 100_000
+    /// Assets of a generated library: by default 100,000 for `library`, 1,000,000 for `scale`.
+    var assets: Int?
+    var directories = 2_000
+    var albums = 20_000
+    var runs = 21
+    var database = ProcessInfo.processInfo.environment["ASSETS_PICKER_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
     var layouts = [2_000, 20]
     var timeout = 120.0
     var workdir = FileManager.default.temporaryDirectory.appendingPathComponent("assets-picker-library-bench", isDirectory: true)
@@ -81,8 +98,9 @@ struct BenchArguments {
     var largePhotos = 200
 
     static let usage = """
-        usage: assets-picker-index-bench [--only browse|scan|index|library] [--corpus PATH] [--files N] [--folders N] [--large N]
+        usage: assets-picker-index-bench [--only browse|scan|index|library|scale] [--corpus PATH] [--files N] [--folders N] [--large N]
                                          [--assets N] [--layouts N,N] [--timeout SECONDS] [--workdir PATH] [--binary PATH]
+                                         [--directories N] [--albums N] [--runs N] [--database postgresql://…]
         """
 
     /// Reads the options; `--help` prints the usage and exits, anything unknown or without a
@@ -101,13 +119,17 @@ struct BenchArguments {
             }
             switch name {
             case "--only":
-                guard let part = Part(rawValue: value) else { Self.fail("--only takes browse, scan, index or library; got '\(value)'") }
+                guard let part = Part(rawValue: value) else { Self.fail("--only takes browse, scan, index, library or scale; got '\(value)'") }
                 only = part
             case "--corpus": corpus = URL(fileURLWithPath: value)
             case "--files": files = number()
             case "--folders": folders = number()
             case "--large": largePhotos = number()
             case "--assets": assets = number()
+            case "--directories": directories = number()
+            case "--albums": albums = number()
+            case "--runs": runs = max(1, number())
+            case "--database": database = value
             case "--layouts":
                 layouts = value.split(separator: ",").compactMap { Int($0) }
                 if layouts.isEmpty { Self.fail("--layouts takes folder counts such as 2000,20; got '\(value)'") }

@@ -81,8 +81,7 @@ final class PrintedLines: Sendable {
     private let lines = Mutex<[[String: any Sendable]]>([])
 
     init(reading handle: FileHandle) {
-        let lines = self.lines
-        Thread {
+        Thread { [self] in
             var pending = Data()
             while true {
                 let chunk = handle.availableData
@@ -99,7 +98,7 @@ final class PrintedLines: Sendable {
                             default: "\(value)"
                             }
                         }
-                        lines.withLock { $0.append(sendable) }
+                        self.lines.withLock { $0.append(sendable) }
                     }
                 }
             }

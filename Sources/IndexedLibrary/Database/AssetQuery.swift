@@ -15,6 +15,9 @@ struct AssetQuery: Sendable {
     /// The same set as conditions on `asset_count` (schema v3), when the collection is one
     /// whose visible assets that table counts: the count is then a sum over a few rows.
     var countConditions: [String]?
+    /// The same set as conditions on `timeline_count` (schema v8), when that table counts it:
+    /// a jump deep into the list is then planned from its buckets.
+    var timelineConditions: [String]?
 
     private static let visible = "asset.deletedAt IS NULL AND asset.isHidden = 0"
     private static let addedSince = "asset.addedAt >= ?"
@@ -29,18 +32,22 @@ struct AssetQuery: Sendable {
         case .smart(.all):
             conditions = [Self.visible]
             countConditions = []
+            timelineConditions = []
         case .smart(.favorites):
             conditions = [Self.visible, "asset.isFavorite"]
             countConditions = ["isFavorite"]
+            timelineConditions = ["isFavorite"]
         case .smart(.videos):
             conditions = [Self.visible, "asset.mediaType = \(MediaType.video.databaseCode)"]
             countConditions = ["mediaType = \(MediaType.video.databaseCode)"]
+            timelineConditions = countConditions
         case .smart(.recentlyAdded) where try Self.isEverythingAdded(since: recentlyAddedSince, in: db):
             // Every visible asset was added since the cut-off, as on the day a library is first
             // indexed: the album holds exactly All Photos, counted and paged as All Photos is
             // (the `asset_added` range would be read whole and sorted: 92 ms for the newest 60 of 100,000).
             conditions = [Self.visible]
             countConditions = []
+            timelineConditions = []
         case .smart(.recentlyAdded):
             conditions = [Self.visible, Self.addedSince]
             arguments = [recentlyAddedSince.timeIntervalSince1970.databaseValue]
@@ -69,6 +76,7 @@ struct AssetQuery: Sendable {
             let code = (filter == .video ? MediaType.video : .photo).databaseCode
             conditions.append("asset.mediaType = \(code)")
             countConditions?.append("mediaType = \(code)")
+            timelineConditions?.append("mediaType = \(code)")
         }
     }
 
@@ -110,7 +118,8 @@ struct AssetQuery: Sendable {
     }
 
     /// Up to `limit` matching rows in `order`: after `keyset` when given (the last row of the
-    /// previous page), else after skipping `offset` rows.
+    /// previous page), else after skipping `offset` rows — deep into a list that
+    /// `timeline_count` counts, only those of the bucket the position falls in (``TimelineBuckets``).
     ///
     /// Rows are skipped in the browse index alone: a subquery walks the index entries (which
     /// hold the order and the row id) past `offset` and picks `limit` ids, and only those rows
@@ -127,6 +136,15 @@ struct AssetQuery: Sendable {
                 AND (asset.creationDate, asset.id) \(order == .newestFirst ? "<" : ">") (?, ?) \(ordering) LIMIT ?
                 """, arguments: StatementArguments(values))
         }
+        if offset >= TimelineBuckets.jumpThreshold, let jump = try jump(db, order: order, offset: offset) {
+            values += [jump.bound.databaseValue, limit.databaseValue, jump.skip.databaseValue]
+            return try AssetRecord.fetchAll(db, sql: """
+                SELECT asset.* FROM asset WHERE asset.id IN (
+                    SELECT asset.id FROM asset \(join) WHERE \(whereClause) AND asset.creationDate \(order == .newestFirst ? "<" : ">=") ?
+                    \(ordering) LIMIT ? OFFSET ?)
+                \(ordering)
+                """, arguments: StatementArguments(values))
+        }
         if offset == 0 {
             values.append(limit.databaseValue)
             return try AssetRecord.fetchAll(db, sql: "SELECT asset.* FROM asset \(join) WHERE \(whereClause) \(ordering) LIMIT ?",
@@ -138,6 +156,17 @@ struct AssetQuery: Sendable {
                 SELECT asset.id FROM asset \(join) WHERE \(whereClause) \(ordering) LIMIT ? OFFSET ?)
             \(ordering)
             """, arguments: StatementArguments(values))
+    }
+
+    /// The jump to `offset` planned from `timeline_count` (schema v8), when that table counts
+    /// this query's set.
+    private func jump(_ db: Database, order: DateOrder, offset: Int) throws -> TimelineBuckets.Jump? {
+        guard let timelineConditions else { return nil }
+        let whereCounts = timelineConditions.isEmpty ? "" : " WHERE " + timelineConditions.joined(separator: " AND ")
+        let counts = try Row.fetchAll(db, sql: """
+            SELECT bucket, SUM(count) FROM timeline_count\(whereCounts) GROUP BY bucket ORDER BY bucket \(order == .newestFirst ? "DESC" : "ASC")
+            """).map { (bucket: $0[0] as Int64, count: $0[1] as Int) }
+        return TimelineBuckets.jump(to: offset, order: order, counts: counts)
     }
 
     /// Where a page ended, so the next page starts there without counting rows again.

@@ -10,6 +10,8 @@ enum LibrarySchema {
         migrator.registerMigration("v4", migrate: createVersion4)
         migrator.registerMigration("v5", migrate: addVersion5)
         migrator.registerMigration("v6", migrate: addVersion6)
+        migrator.registerMigration("v7", migrate: addVersion7)
+        migrator.registerMigration("v8", migrate: addVersion8)
         return migrator
     }
 

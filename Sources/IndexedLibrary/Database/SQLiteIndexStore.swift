@@ -59,19 +59,18 @@ struct SQLiteIndexStore: IndexStore {
     }
 
     /// The user albums and folders, top level first, each level by position, with their
-    /// unfiltered counts (a folder has none).
+    /// unfiltered counts (a folder has none), summed from `album_count` (schema v7).
     static func albumCollections(in db: Database) throws -> [AssetCollection] {
         try Row.fetchAll(db, sql: """
-            SELECT album.uuid, album.title, album.kind, parent.uuid AS parentUUID,
-                   (SELECT COUNT(*) FROM album_asset JOIN asset ON asset.id = album_asset.assetId
-                    WHERE album_asset.albumId = album.id AND asset.deletedAt IS NULL AND asset.isHidden = 0) AS count
+            SELECT album.uuid, album.title, album.kind, parent.uuid AS parentUUID, counts.count
             FROM album LEFT JOIN album parent ON parent.id = album.parentId
+            LEFT JOIN (SELECT albumId, SUM(count) AS count FROM album_count GROUP BY albumId) AS counts ON counts.albumId = album.id
             ORDER BY album.parentId IS NOT NULL, album.parentId, album.position
             """).map { row in
             let isFolder = (row["kind"] as String) == "folder"
             return AssetCollection(
                 id: CollectionID.album(row["uuid"]), title: row["title"], kind: isFolder ? .folder : .album,
-                estimatedAssetCount: isFolder ? nil : row["count"],
+                estimatedAssetCount: isFolder ? nil : row["count"] ?? 0,
                 parentID: (row["parentUUID"] as UUID?).map(CollectionID.album))
         }
     }

@@ -22,6 +22,9 @@ struct PostgresAssetQuery: Sendable {
     private(set) var hasAlbumOrder = false
     /// The same set as conditions on `asset_count`, when that table counts it.
     private var countConditions: [String]?
+    /// The same set as conditions on `timeline_count`, when that table counts it: a jump deep
+    /// into the list is then planned from its buckets.
+    private var timelineConditions: [String]?
 
     static let visible = "asset.deletedAt IS NULL AND NOT asset.isHidden"
 
@@ -33,18 +36,22 @@ struct PostgresAssetQuery: Sendable {
         case .smart(.all):
             conditions = [Self.visible]
             countConditions = []
+            timelineConditions = []
         case .smart(.favorites):
             conditions = [Self.visible, "asset.isFavorite"]
             countConditions = ["isFavorite"]
+            timelineConditions = ["isFavorite"]
         case .smart(.videos):
             conditions = [Self.visible, "asset.mediaType = \(MediaType.video.databaseCode)"]
             countConditions = ["mediaType = \(MediaType.video.databaseCode)"]
+            timelineConditions = countConditions
         case .smart(.recentlyAdded):
             if try await Self.isEverythingAdded(since: recentlyAddedSince, in: session) {
                 // Every visible asset was added since the cut-off (a library's first days): the
                 // album is All Photos, counted from `asset_count` rather than by a range count.
                 conditions = [Self.visible]
                 countConditions = []
+                timelineConditions = []
             } else {
                 conditions = [Self.visible, "asset.addedAt >= ?"]
                 arguments = [.seconds(recentlyAddedSince.timeIntervalSince1970)]
@@ -70,6 +77,7 @@ struct PostgresAssetQuery: Sendable {
         if let code = Self.mediaCode(filter) {
             conditions.append("asset.mediaType = \(code)")
             countConditions?.append("mediaType = \(code)")
+            timelineConditions?.append("mediaType = \(code)")
         }
     }
 
@@ -109,7 +117,8 @@ struct PostgresAssetQuery: Sendable {
     }
 
     /// Up to `limit` matching rows in `order`: after `keyset` when given (the last row of the
-    /// previous page), else after skipping `offset` rows.
+    /// previous page), else after skipping `offset` rows — deep into a list that
+    /// `timeline_count` counts, only those of the bucket the position falls in (``TimelineBuckets``).
     func page(_ session: PostgresSession, order: DateOrder, after keyset: Keyset?, offset: Int, limit: Int) async throws -> [AssetRecord] {
         let direction = order == .newestFirst ? "DESC" : "ASC"
         let ordering = "ORDER BY asset.creationDate \(direction), asset.id \(direction)"
@@ -119,9 +128,28 @@ struct PostgresAssetQuery: Sendable {
                 AND (asset.creationDate, asset.id) \(order == .newestFirst ? "<" : ">") (?, ?) \(ordering) LIMIT ?
                 """, [.seconds(keyset.creationDate), .id(keyset.id), .count(limit)]))
         }
+        if offset >= TimelineBuckets.jumpThreshold, let jump = try await jump(session, order: order, offset: offset) {
+            return try await session.assetRecords(statement("""
+                SELECT asset.* FROM asset \(join) WHERE \(whereClause) AND asset.creationDate \(order == .newestFirst ? "<" : ">=") ?
+                \(ordering) LIMIT ? OFFSET ?
+                """, [.seconds(jump.bound), .count(limit), .count(jump.skip)]))
+        }
         return try await session.assetRecords(statement("""
             SELECT asset.* FROM asset \(join) WHERE \(whereClause) \(ordering) LIMIT ? OFFSET ?
             """, [.count(limit), .count(offset)]))
+    }
+
+    /// The jump to `offset` planned from `timeline_count`, when that table counts this query's set.
+    private func jump(_ session: PostgresSession, order: DateOrder, offset: Int) async throws -> TimelineBuckets.Jump? {
+        guard let timelineConditions else { return nil }
+        let whereCounts = timelineConditions.isEmpty ? "" : " WHERE " + timelineConditions.joined(separator: " AND ")
+        let counts = try await session.rows(PostgresQuery(unsafeSQL: """
+            SELECT bucket, SUM(count)::bigint FROM timeline_count\(whereCounts) GROUP BY bucket ORDER BY bucket \(order == .newestFirst ? "DESC" : "ASC")
+            """)).map { row in
+            let (bucket, count) = try row.decode((Int64, Int).self)
+            return (bucket: bucket, count: count)
+        }
+        return TimelineBuckets.jump(to: offset, order: order, counts: counts)
     }
 
     /// `sql` with its `?`s numbered (`$1`, `$2`, …) and bound to the query's arguments, then `extra`.

@@ -32,13 +32,12 @@ enum PostgresCollections {
     }
 
     /// The user albums and folders, top level first, each level by position, with their
-    /// unfiltered counts (a folder has none).
+    /// unfiltered counts (a folder has none), summed from `album_count`.
     static func albumCollections(in session: PostgresSession) async throws -> [AssetCollection] {
         try await session.rows("""
-            SELECT album.uuid, album.title, album.kind, parent.uuid,
-                   (SELECT COUNT(*) FROM album_asset JOIN asset ON asset.id = album_asset.assetId
-                    WHERE album_asset.albumId = album.id AND \(unescaped: PostgresAssetQuery.visible))
+            SELECT album.uuid, album.title, album.kind, parent.uuid, COALESCE(counts.count, 0)::bigint
             FROM album LEFT JOIN album parent ON parent.id = album.parentId
+            LEFT JOIN (SELECT albumId, SUM(count) AS count FROM album_count GROUP BY albumId) AS counts ON counts.albumId = album.id
             ORDER BY album.parentId IS NOT NULL, album.parentId, album.position
             """).map { row in
             let (uuid, title, kind, parent, count) = try row.decode((UUID, String, String, UUID?, Int).self)

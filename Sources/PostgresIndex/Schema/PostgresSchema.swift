@@ -10,17 +10,19 @@ import PostgresNIO
 /// tables and in every statement alike), dates as unix seconds in `double precision`, UUIDs as
 /// `uuid`, flags as `boolean`. The test `SchemaAgreementTests` compares the two catalogues, so
 /// a migration added on one side and not the other fails. Differences, each for PostgreSQL's
-/// sake: row ids are identity columns; `asset_count` is kept by a PL/pgSQL trigger; there is
+/// sake: row ids are identity columns; `asset_count`, `album_count` and `timeline_count` (SQLite's
+/// versions 7 and 8, the fourth and fifth migrations here) are kept by PL/pgSQL triggers; there is
 /// no `directory_key` (a lateral join reads each folder's key asset from its browse index);
 /// a statement trigger on `change` sends `NOTIFY` (``PostgresChangeWatch``); and `preview`
-/// records each machine's previews apart (version 2), as each keeps its own files.
+/// records each machine's previews apart (the sixth migration), as each keeps its own files.
 /// Never edit a shipped migration: add the next one.
 package enum PostgresSchema {
     /// The channel a commit that recorded changes notifies.
     static let changesChannel = "assets_picker_changes"
 
     /// The migrations, in order; the schema version is their count.
-    static let migrations: [String] = [version1, version1Counts, version1Notify, version2MachinePreviews]
+    static let migrations: [String] = [version1, version1Counts, version1Notify, version7AlbumCounts, version8TimelineCounts,
+                                       machinePreviews]
 
     /// Brings the database to the current version.
     /// - Throws: ``PostgresIndexError/newerSchema(_:version:known:)`` for a database a newer program migrated.
@@ -222,10 +224,10 @@ package enum PostgresSchema {
 
     /// Previews per machine: servers on several machines share one index, and each keeps its
     /// previews' files in a folder of its own (`PreviewStore`), so which photos have one is a
-    /// fact about a machine's folder: `machine` names it (`PreviewStore.placeKey`). Rows of
-    /// version 1 named no folder: they go, and each machine's next run takes the previews its
+    /// fact about a machine's folder: `machine` names it (`PreviewStore.placeKey`). Earlier rows
+    /// named no folder: they go, and each machine's next run takes the previews its
     /// folder holds as it finds them.
-    private static let version2MachinePreviews = """
+    private static let machinePreviews = """
         DELETE FROM preview;
         ALTER TABLE preview ADD COLUMN machine text NOT NULL;
         ALTER TABLE preview DROP CONSTRAINT preview_pkey;
