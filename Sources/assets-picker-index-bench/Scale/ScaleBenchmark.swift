@@ -49,8 +49,10 @@ struct ScaleBenchmark {
                 try await ScalePostgres.write(library, database: database, root: root.standardizedFileURL.path, picks: library.picks(picks))
             }
             figures.bytes = try await ScalePostgres.size(of: database)
-            let store = try await PostgresIndexStore(database: database, root: root.standardizedFileURL.path)
-            let postgresLibrary = try IndexedLibrary(root: root, index: store, localFilesBeside: work.appendingPathComponent("pg-local/library.sqlite"),
+            let local = work.appendingPathComponent("pg-local/library.sqlite")
+            let store = try await PostgresIndexStore(database: database, root: root.standardizedFileURL.path,
+                                                     previewPlace: PreviewStore(besideIndexAt: local).placeKey)
+            let postgresLibrary = try IndexedLibrary(root: root, index: store, localFilesBeside: local,
                                                      now: { Date(timeIntervalSince1970: library.now) })
             try await measure(postgresLibrary, pickedInOrder: { try await ScalePostgres.pickedAssets(in: database) }, into: &figures, metrics: &metrics)
             engines.append(("PostgreSQL", figures))

@@ -44,7 +44,7 @@ enum ScalePostgres {
     static let sessionID = "scale-bench"
 
     static func write(_ library: ScaleLibrary, database: PostgresPool, root: String, picks: [UUID]) async throws {
-        _ = try await PostgresIndexStore(database: database, root: root)
+        _ = try await PostgresIndexStore(database: database, root: root, previewPlace: "scale-bench")
         try await database.write { session in
             let paths = library.directories
             let ids = (1...paths.count).map(Int64.init)
