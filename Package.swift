@@ -203,11 +203,11 @@ let package = Package(
                            "ProcessRunning", "S3Storage", "S3TestSupport", "TestSupport"]
         ),
         .testTarget(name: "AssetExportTests", dependencies: ["AssetExport", "FolderLibrary", "IndexedLibrary", "LibraryTree", "ImagePipeline", "AssetsKit", "TestSupport"]),
-        .testTarget(name: "PickerSessionsTests", dependencies: ["PickerSessions", "PostgresSessions", "AssetsKit", "TestSupport", "PostgresTestSupport"]),
+        .testTarget(name: "PickerSessionsTests", dependencies: ["PickerSessions", "PostgresSessions", "PostgresIndex", "AssetsKit", "TestSupport", "PostgresTestSupport"]),
         .testTarget(
             name: "PickerServerTests",
             dependencies: [
-                "PickerServer", "PickerClient", "PickerSessions", "LibraryOpening", "IndexedLibrary", "FolderLibrary", "LibraryTree", "AssetsKit",
+                "PickerServer", "PickerClient", "PickerSessions", "PostgresSessions", "PostgresTestSupport", "LibraryOpening", "IndexedLibrary", "FolderLibrary", "LibraryTree", "AssetsKit",
                 "ImageMetadata", "ImagePipeline", "MediaProbing", "ProcessRunning", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -1,9 +1,11 @@
 import AssetsKit
 import Hummingbird
 import Logging
+import PickerSessions
 
 /// Turns what routes throw into JSON answers: ``APIError``s as they are, a library's "not
-/// found" as the one 404 every unknown identifier gets, and anything unforeseen as a 500 that
+/// found" as the one 404 every unknown identifier gets, a session store out of reach as a 503
+/// with `Retry-After`, and anything unforeseen as a 500 that
 /// is logged (its details stay in the log).
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -27,6 +29,10 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 context.logger.error("library error", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
                 throw APIError(.unprocessableContent, code: "libraryError", error.description)
             }
+        } catch let error as SessionStoreFailure {
+            // The shared session store is out of reach: try again shortly; what failed goes to the log only.
+            context.logger.error("session store unavailable", metadata: ["error": "\(error.reason)", "path": "\(request.uri.path)"])
+            throw APIError.sessionsUnavailable
         } catch is CancellationError {
             throw APIError(.serviceUnavailable, code: "cancelled", "The server is stopping.")
         } catch {

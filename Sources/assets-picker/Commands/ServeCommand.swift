@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import PickerServer
 import PickerSessions
+import PostgresSessions
 
 /// `serve`: the picker server — client programs create picker sessions, people pick in the web picker.
 struct ServeCommand: AsyncParsableCommand {
@@ -100,7 +101,7 @@ struct ServeCommand: AsyncParsableCommand {
             sessionLifetime: .milliseconds(Int64(sessionMinutes * 60_000)), publicBaseURL: publicURL)
         configuration.limits = limits.limits
         let json = options.json
-        let server = PickerServer(library: library, configuration: configuration) { link in
+        let server = PickerServer(library: library, configuration: configuration, sessions: try await sessionStore(configuration)) { link in
             Self.printSignInLink(link, json: json)
         }
         // The previews the index lacks (an `index` returns before they are made) are made while
@@ -126,12 +127,25 @@ struct ServeCommand: AsyncParsableCommand {
         await stopBackgroundWork()
     }
 
+    /// Where the server keeps its picker sessions: with the index in PostgreSQL (`--database`,
+    /// `ASSETS_PICKER_DATABASE_URL`) in that database, so that every server sharing it answers
+    /// every session; else `nil`, this process's memory.
+    private func sessionStore(_ configuration: PickerServerConfiguration) async throws -> (any SessionStoring)? {
+        guard case .postgres(let address) = try options.database.indexDatabase() else { return nil }
+        do {
+            return try await PostgresSessionStore(address: address, lifetime: configuration.sessionLifetime,
+                                                  ownCapacity: configuration.limits.ownSessions)
+        } catch let error as SessionStoreFailure {
+            throw CommandFailure("The picker sessions' tables cannot be opened: \(error.reason)")
+        }
+    }
+
     /// Prints where the server listens, its client key (only one it made up: a key given to it
     /// is never shown) and a sign-in link that opens a picker to try.
     private func announce(server: PickerServer, library: any PhotoLibrary, port: Int, keyWasGiven: Bool, isWatched: Bool) async {
         let shownHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : (host.contains(":") ? "[\(host)]" : host)
         let base = server.configuration.publicBaseURL?.absoluteString.trimmingSuffix("/") ?? "http://\(shownHost):\(port)"
-        let trial = try? server.makeOwnSession()
+        let trial = try? await server.makeOwnSession()
         let trialPath = trial.map { "/picker/\($0.id)/\($0.pickerToken)/" }
         let signInURL = base + PickerServer.signInPath(link: server.signIn.makeLink(), next: trialPath)
         let announcement = Announcement(url: base + "/", port: port, clientKey: keyWasGiven ? nil : server.configuration.clientKey,
