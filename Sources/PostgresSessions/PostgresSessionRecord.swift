@@ -46,12 +46,19 @@ struct PostgresSessionRecord: Sendable {
     }
 
     /// The live session `id` at `time` (`nil`: the database's now) with its picks; with `locking`,
-    /// its row is locked until the transaction ends, so that changes to it take turns.
+    /// its row is locked first, until the transaction ends, so that changes to it take turns.
+    ///
+    /// The lock is its own statement: a joined read that waited for the lock would see the
+    /// session's row as the other change left it but the picks as they were before (read
+    /// committed re-reads only the locked row), and so count them wrong. The read after it is a
+    /// new statement, which sees every change committed before the lock was granted.
     static func read(_ id: String, at time: Date?, locking: Bool = false, in session: PostgresIndex.PostgresSession) async throws -> PostgresSessionRecord? {
-        let lock = locking ? " FOR UPDATE OF s" : ""
+        if locking {
+            try await session.execute("SELECT 1 FROM picker_session WHERE id = \(id) FOR UPDATE")
+        }
         let rows = try await session.rows("""
             SELECT \(unescaped: columns) FROM picker_session s LEFT JOIN picker_pick p ON p.session_id = s.id
-            WHERE s.id = \(id) AND s.expire_time > COALESCE(\(time)::timestamptz, now()) ORDER BY p.position\(unescaped: lock)
+            WHERE s.id = \(id) AND s.expire_time > COALESCE(\(time)::timestamptz, now()) ORDER BY p.position
             """)
         return try PostgresSessionRecord(rows)
     }
