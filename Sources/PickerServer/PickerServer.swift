@@ -12,13 +12,10 @@ public struct PickerServer: Sendable {
     public let configuration: PickerServerConfiguration
     public let library: any PhotoLibrary
     /// The server's picker sessions.
-    public let sessions: PickerSessionStore
+    public let sessions: any SessionStoring
     /// The person's sign-in: ``signInPath(link:next:)`` of a link from `PersonSignIn.makeLink()`
     /// signs a browser in.
     public let signIn: PersonSignIn
-    /// The person's own sessions: the one the server made for itself (``makeOwnSession()``) and
-    /// those the demo client page created.
-    let own: OwnSessions
     private let showSignInLink: @Sendable (String) -> Void
     private let logger: Logger
 
@@ -27,23 +24,24 @@ public struct PickerServer: Sendable {
     ///   - library: The library the server shows and hands picks from.
     ///   - configuration: Where to listen, the client key, the session lifetime and polling interval,
     ///     the public URL and the limits.
-    ///   - sessions: The store of picker sessions; by default a new one whose sessions live
-    ///     `configuration.sessionLifetime` on the wall clock.
+    ///   - sessions: The store of picker sessions, which several servers may share; by default a
+    ///     new one in this process's memory whose sessions live `configuration.sessionLifetime`
+    ///     on the wall clock, with `configuration.limits.ownSessions` places kept for the person's own.
     ///   - signIn: The person's sign-in; by default a new one (nobody is signed in).
     ///   - showSignInLink: Shows the server's operator a sign-in link (a full URL) made because
     ///     someone opened a picker page without being signed in; `serve` prints it.
     ///   - logger: The log of the server and of its Hummingbird application.
     public init(library: any PhotoLibrary, configuration: PickerServerConfiguration = PickerServerConfiguration(),
-                sessions: PickerSessionStore? = nil, signIn: PersonSignIn = PersonSignIn(),
+                sessions: (any SessionStoring)? = nil, signIn: PersonSignIn = PersonSignIn(),
                 showSignInLink: @escaping @Sendable (String) -> Void = { _ in },
                 logger: Logger = Logger(label: "assets-picker.server")) {
         self.library = library
         self.configuration = configuration
         self.logger = logger
-        self.sessions = sessions ?? PickerSessionStore(lifetime: configuration.sessionLifetime)
+        self.sessions = sessions ?? MemorySessionStore(lifetime: configuration.sessionLifetime,
+                                                       ownCapacity: configuration.limits.ownSessions)
         self.signIn = signIn
         self.showSignInLink = showSignInLink
-        own = OwnSessions(capacity: configuration.limits.ownSessions)
     }
 
     /// The path of the sign-in link with token `link`, going on to `next` once the browser is
@@ -58,16 +56,10 @@ public struct PickerServer: Sendable {
     /// goes on to the demo client page (`/demo/`), which shows its picks as a client program
     /// receives them (docs/SECURITY.md, "The person's own sessions"). Sessions that client
     /// programs create are never shown that way.
-    /// - Throws: `PickerSessionError` when the session store is full.
-    public func makeOwnSession() throws -> PickerSession {
-        let store = sessions
-        do {
-            return try own.make(now: store.currentTime, isAlive: { store.session($0) != nil }) {
-                try store.create(settings: PickerSessionSettings(), place: .reserved)
-            }
-        } catch OwnSessions.Refusal.full(let capacity) {
-            throw PickerSessionError.tooManySessions(capacity)
-        }
+    /// - Throws: `PickerSessionError` when the session store is full, or the person's own
+    ///   places are; `SessionStoreFailure` when the store cannot be reached.
+    public func makeOwnSession() async throws -> PickerSession {
+        try await sessions.create(settings: PickerSessionSettings(), preselected: [], place: .own)
     }
 
     /// Serves until the task is cancelled or, with `handlesSignals`, SIGINT or SIGTERM arrives;
@@ -81,7 +73,7 @@ public struct PickerServer: Sendable {
         let media = MediaResponder(library: library, budget: SessionRenderBudget(limit: configuration.limits.rendersPerSession))
         let state = ServerState(configuration: configuration, library: library, sessions: sessions,
                                 media: media, assets: AssetMemo(), fetches: FetchMemo(library: library),
-                                logger: logger, boundAddress: bound, signIn: signIn, showSignInLink: showSignInLink, own: own)
+                                logger: logger, boundAddress: bound, signIn: signIn, showSignInLink: showSignInLink)
         let router = try makeRouter(state: state)
         let serverName = "assets-picker"
         let app = Application(

@@ -8,7 +8,7 @@ import PickerSessions
 struct ServerState: Sendable {
     let configuration: PickerServerConfiguration
     let library: any PhotoLibrary
-    let sessions: PickerSessionStore
+    let sessions: any SessionStoring
     let media: MediaResponder
     let assets: AssetMemo
     let fetches: FetchMemo
@@ -19,8 +19,8 @@ struct ServerState: Sendable {
     let signIn: PersonSignIn
     /// Shows a new sign-in link (a full URL) to the server's operator, e.g. in its terminal.
     let showSignInLink: @Sendable (String) -> Void
-    /// The person's own sessions: the server's (``PickerServer/makeOwnSession()``) and the demo client page's.
-    var own = OwnSessions(capacity: PickerServerLimits().ownSessions)
+    /// The live sessions the router let a request into lately, for the event loop's fast path.
+    var grants = SessionGrants()
     /// Which collections the person may open: all but the trash.
     let pickable = PickableCollections()
     /// Uploads being received (streamed to temporary files, a few at a time).
@@ -45,23 +45,28 @@ struct ServerState: Sendable {
     /// ``visibleAssets(_:session:)``) and still in the library as it is now, so an asset deleted
     /// or hidden since the picker listed it (by another process, say) is not picked.
     func pickableAssets(_ uuids: [UUID], session: PickerSession) async throws -> [Asset] {
-        try await stillPickable(visibleAssets(uuids, session: session))
+        try await stillPickable(visibleAssets(uuids, session: session).map(\.id.uuid))
     }
 
     /// Whether the person picking in `session` may see `asset`: it passes the session's media
     /// filter and is not hidden. (Deleted assets never get this far: lookups leave them out and
     /// Recently Deleted is never listed.)
     static func isVisible(_ asset: Asset, in session: PickerSession) -> Bool {
-        session.settings.mediaFilter.includes(asset.mediaType) && !asset.isHidden
+        isVisible(asset, filter: session.settings.mediaFilter)
     }
 
-    /// `assets` as the library holds them now, in the same order, without those deleted or
-    /// hidden since: what a client may still receive of its picks.
-    func stillPickable(_ assets: [Asset]) async throws -> [Asset] {
-        guard !assets.isEmpty else { return [] }
-        let lookup = try await library.assets(withIdentifiers: assets.map { .local(LocalIdentifier(uuid: $0.id.uuid)) })
+    /// Whether a session whose media filter is `filter` may show `asset` (see ``isVisible(_:in:)``).
+    static func isVisible(_ asset: Asset, filter: MediaFilter) -> Bool {
+        filter.includes(asset.mediaType) && !asset.isHidden
+    }
+
+    /// The assets with `uuids` as the library holds them now, in the same order, without those
+    /// deleted or hidden since: what a client may still receive of its picks.
+    func stillPickable(_ uuids: [UUID]) async throws -> [Asset] {
+        guard !uuids.isEmpty else { return [] }
+        let lookup = try await library.assets(withIdentifiers: uuids.map { .local(LocalIdentifier(uuid: $0)) })
         let current = Dictionary(lookup.found.map { ($0.id.uuid, $0) }, uniquingKeysWith: { first, _ in first })
-        return assets.compactMap { current[$0.id.uuid] }.filter { !$0.isHidden }
+        return uuids.compactMap { current[$0] }.filter { !$0.isHidden }
     }
 
     /// The URI a person opens to pick for `session`, on the server's own address (never one a

@@ -52,7 +52,7 @@ enum PostgresSessionSchema {
             create_time timestamptz NOT NULL,
             expire_time timestamptz NOT NULL,
             forget_time timestamptz NOT NULL,
-            pending_preselection text[],
+            pending_preselection text[] NOT NULL DEFAULT '{}',
             dropped_preselected text[] NOT NULL DEFAULT '{}',
             next_position bigint NOT NULL DEFAULT 0,
             base_url_expiry bigint,
@@ -66,7 +66,8 @@ enum PostgresSessionSchema {
             position bigint NOT NULL,
             media_type smallint NOT NULL,
             byte_size bigint NOT NULL,
-            creation_date double precision,
+            creation_date double precision NOT NULL,
+            filename text NOT NULL,
             PRIMARY KEY (session_id, asset_uuid)
         );
         CREATE UNIQUE INDEX picker_pick_order ON picker_pick (session_id, position);

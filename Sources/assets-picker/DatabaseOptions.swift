@@ -6,7 +6,7 @@ import LibraryOpening
 struct DatabaseOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The index's PostgreSQL database, postgresql://USER:PASSWORD@HOST:PORT/DATABASE (default: $ASSETS_PICKER_DATABASE_URL, else the SQLite file).",
                                             discussion: """
-        Several servers can share one library's index this way; previews and caches stay on each machine. \
+        Several servers can share one library's index this way (and, for serve, its picker sessions); previews and caches stay on each machine. \
         A socket folder is given as ?host=/run/postgresql; TLS as ?sslmode=disable, prefer or require. The password is never printed.
         """))
     var database: String?

@@ -89,7 +89,7 @@ import TestSupport
 
     @Test func sessionsExpire() async throws {
         let clock = TestClock()
-        let server = try await TestServer.indexed(sessions: PickerSessionStore(lifetime: .seconds(60), now: { clock.now }))
+        let server = try await TestServer.indexed(sessions: MemorySessionStore(lifetime: .seconds(60), now: { clock.now }))
         defer { Task { await server.stop() } }
         let picked = try await server.client.createSession()
         let ids = try await server.picker(picked).cameraRollIDs()
@@ -106,14 +106,14 @@ import TestSupport
         #expect(try await server.request("GET", open.pickerPath, authorized: false, asPerson: true).status == 410)
         #expect(try await server.request("GET", open.pickerPath + "api/albums", authorized: false, asPerson: true).status == 410)
         #expect(try await server.request("GET", "/picker/\(open.id)/AAAAAAAAAAAAAAAAAAAAAA/", authorized: false, asPerson: true).status == 404)
-        #expect(server.server.sessions.count == 0)
+        #expect(server.sessionCount == 0)
     }
 }
 
 extension AccessTests {
     @Test func aBaseURLWorksForSixtyMinutesFromItsListing() async throws {
         let clock = TestClock()
-        let server = try await TestServer.indexed(sessions: PickerSessionStore(lifetime: .seconds(3 * 3_600), now: { clock.now }))
+        let server = try await TestServer.indexed(sessions: MemorySessionStore(lifetime: .seconds(3 * 3_600), now: { clock.now }))
         defer { Task { await server.stop() } }
         let session = try await server.client.createSession()
         let ids = try await server.picker(session).cameraRollIDs()
@@ -138,7 +138,7 @@ extension AccessTests {
     /// listing at that moment could have given, or one another session was given.
     @Test func aBaseURLWhoseExpiryWasEditedIsRefused() async throws {
         let clock = TestClock()
-        let server = try await TestServer.indexed(sessions: PickerSessionStore(lifetime: .seconds(3 * 3_600), now: { clock.now }))
+        let server = try await TestServer.indexed(sessions: MemorySessionStore(lifetime: .seconds(3 * 3_600), now: { clock.now }))
         defer { Task { await server.stop() } }
         let session = try await server.client.createSession()
         let ids = try await server.picker(session).cameraRollIDs()

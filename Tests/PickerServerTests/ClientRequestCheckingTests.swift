@@ -63,7 +63,7 @@ import TestSupport
             #expect(answer.errorMessage.contains(named), "\(body): \(answer.errorMessage)")
             #expect((answer.json["error"] as? [String: Any])?["status"] as? String == "INVALID_ARGUMENT", "\(body)")
         }
-        #expect(server.server.sessions.count == 0)
+        #expect(server.sessionCount == 0)
         // No body at all is `{}`, as Google's API takes it.
         let bare = try await server.request("POST", "/v1/sessions")
         #expect(bare.status == 200)
@@ -96,7 +96,7 @@ import TestSupport
                 #expect(answer.body.count < 400 && answer.errorMessage.contains("…"), "\(path) \(named): \(answer.body.count) bytes")
             }
         }
-        #expect(server.server.sessions.count == 0)
+        #expect(server.sessionCount == 0)
     }
 
     @Test func onlyPageTokensOfTheServersOwnFormAreTakenAndOnePastTheEndReadsAnEmptyPage() async throws {

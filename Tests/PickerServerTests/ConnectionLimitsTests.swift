@@ -156,7 +156,7 @@ struct ConnectionLimitsTests {
             #expect(answer.text.contains("bodyTimeout"))
             #expect(answer.closed)
         }
-        #expect(server.server.sessions.count == 0)
+        #expect(server.sessionCount == 0)
         // Their places are free again: the person's page loads.
         let page = await RawHTTPExchange.exchange(port: port, [("/demo/", ["Cookie: \(server.personCookie)", "Connection: close"])])
         #expect(page.responses.map(\.status) == [200])
@@ -210,6 +210,6 @@ struct ConnectionLimitsTests {
         let error = try #require((try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])?["error"] as? [String: Any])
         #expect(error["code"] as? String == "malformedRequest")
         #expect(answer.closed)
-        #expect(server.server.sessions.count == 0)
+        #expect(server.sessionCount == 0)
     }
 }

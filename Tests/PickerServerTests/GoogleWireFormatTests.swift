@@ -206,7 +206,7 @@ import TestSupport
 
     @Test func errorsComeInGooglesFormWithItsStatuses() async throws {
         // One place for client programs: the capacity less the places kept for the person's own sessions.
-        let server = try await TestServer.indexed(sessions: PickerSessionStore(capacity: PickerServerLimits().ownSessions + 1))
+        let server = try await TestServer.indexed(sessions: MemorySessionStore(capacity: PickerServerLimits().ownSessions + 1))
         defer { Task { await server.stop() } }
         let session = try await server.client.createSession()
         let cases: [(String, String, String?, Bool, Int, String)] = [

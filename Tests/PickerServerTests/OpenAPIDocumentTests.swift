@@ -114,7 +114,7 @@ import TestSupport
     @Test func headIsAnsweredAsGetIsAndTheMirrorAnswersMethodsAsTheClientAPI() async throws {
         let server = try await TestServer.indexed()
         defer { Task { await server.stop() } }
-        let own = try server.server.makeOwnSession()
+        let own = try await server.server.makeOwnSession()
         for prefix in ["/v1", "/demo/v1"] {
             let person = prefix == "/demo/v1"
             func status(_ method: String, _ path: String) async throws -> (Int, String?) {

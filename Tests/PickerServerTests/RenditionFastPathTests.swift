@@ -17,8 +17,9 @@ import TestSupport
 /// The event-loop fast path for warm thumbnails: what it answers itself, and what it leaves to
 /// the router, part for part.
 @Suite struct RenditionFastPathTests {
-    /// A server state over a folder library of one camera photo, a live session, the photo as
-    /// the page listed it, and its 64x64 fill rendition remembered.
+    /// A server state over a folder library of one camera photo, a live session the router has
+    /// let a request into (its grant remembered), the photo as the page listed it, and its 64x64
+    /// fill rendition remembered.
     private struct Fixture {
         let state: ServerState
         let session: PickerSession
@@ -27,20 +28,21 @@ import TestSupport
         /// The `Cookie` header of the person's signed-in browser.
         let personCookie: String
 
-        init() async throws {
+        init(grants: SessionGrants = SessionGrants()) async throws {
             let root = FileManager.default.temporaryDirectory.appendingPathComponent("fast-path-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
             let photo = try #require(Corpus.files(in: "A_camera_exif") { $0.pathExtension.lowercased() == "jpg" }.first)
             try FileManager.default.copyItem(at: photo, to: root.appendingPathComponent(photo.lastPathComponent))
             let library = FolderLibrary(root: root)
             asset = try #require(try await library.assets(in: FolderLibrary.cameraRollID, options: FetchOptions()).assets(in: 0..<1).first)
-            let sessions = PickerSessionStore()
-            session = try sessions.create(settings: PickerSessionSettings(maxItems: 5))
+            let sessions = MemorySessionStore()
+            session = try sessions.create(settings: PickerSessionSettings(maxItems: 5), preselected: [], place: .shared)
             let signIn = PersonSignIn()
             state = ServerState(configuration: PickerServerConfiguration(clientKey: "fast-path-client-key-0123"), library: library,
                                 sessions: sessions, media: MediaResponder(library: library), assets: AssetMemo(),
                                 fetches: FetchMemo(library: library), logger: Logger(label: "test"), boundAddress: BoundAddress(),
-                                signIn: signIn, showSignInLink: { _ in })
+                                signIn: signIn, showSignInLink: { _ in }, grants: grants)
+            state.grants.remember(session)
             let browser = try #require(try await signIn.redeem(link: signIn.makeLink()))
             personCookie = "\(state.personCookieName)=\(browser)"
             state.assets.remember([asset])
@@ -172,7 +174,9 @@ import TestSupport
         cases.append((fixture.path(query), .GET, .http1_1, [:]))
         for (index, (path, method, version, headers)) in cases.enumerated() {
             if index == cases.count - 1 {
-                _ = try fixture.state.sessions.finish(fixture.session.id, token: fixture.session.pickerToken, state: .cancelled)
+                // Ended, as the store tells the router (or a notification this server's watchers).
+                fixture.state.grants.remember(try await fixture.state.sessions.finish(fixture.session.id, token: fixture.session.pickerToken,
+                                                                                      state: .cancelled))
             }
             let channel = try fixture.channel()
             let cookie = headers["Cookie"].first
@@ -254,7 +258,8 @@ import TestSupport
 
     @Test func anAssetTheSessionMayNotShowIsNeverAnswered() async throws {
         let fixture = try await Fixture()
-        let videosOnly = try fixture.state.sessions.create(settings: PickerSessionSettings(maxItems: 5, mediaFilter: .video))
+        let videosOnly = try await fixture.state.sessions.create(settings: PickerSessionSettings(maxItems: 5, mediaFilter: .video))
+        fixture.state.grants.remember(videosOnly)
         let channel = try fixture.channel()
         try send("/picker/\(videosOnly.id)/\(videosOnly.pickerToken)/api/assets/\(fixture.asset.id.uuid.uuidString)/image?w=64&h=64&mode=fill",
                  to: channel, from: fixture)
@@ -264,7 +269,8 @@ import TestSupport
 
     @Test func eachRequestOnAConnectionIsCheckedAgainstItsOwnSessionAndToken() async throws {
         let fixture = try await Fixture()
-        let other = try fixture.state.sessions.create(settings: PickerSessionSettings(maxItems: 5))
+        let other = try await fixture.state.sessions.create(settings: PickerSessionSettings(maxItems: 5))
+        fixture.state.grants.remember(other)
         let channel = try fixture.channel()
         let query = "w=64&h=64&mode=fill"
         let otherPath = "/picker/\(other.id)/\(other.pickerToken)/api/assets/\(fixture.asset.id.uuid.uuidString)/image?\(query)"
@@ -279,6 +285,23 @@ import TestSupport
                 try answerAsTheRouter(channel, status: .forbidden)
                 _ = try written(channel)
             }
+        }
+    }
+
+    @Test func aSessionTheRouterHasNotLetInLatelyIsLeftToTheRouter() async throws {
+        let clock = TestClock()
+        let fixture = try await Fixture(grants: SessionGrants(now: { clock.now }))
+        let query = "w=64&h=64&mode=fill"
+        let unconfirmed = try await fixture.state.sessions.create(settings: PickerSessionSettings(maxItems: 5))
+        let unconfirmedPath = "/picker/\(unconfirmed.id)/\(unconfirmed.pickerToken)/api/assets/\(fixture.asset.id.uuid.uuidString)/image?\(query)"
+        // Answered while the grant is fresh; once it is a time to live old, the store is asked again (through the router).
+        for (path, advance, answered) in [(fixture.path(query), 0.0, true), (unconfirmedPath, 0, false),
+                                          (fixture.path(query), SessionGrants.timeToLive, false)] {
+            clock.advance(advance)
+            let channel = try fixture.channel()
+            try send(path, to: channel, from: fixture)
+            #expect(try written(channel).hasPrefix("HTTP/1.1 200 OK") == answered, "\(path)")
+            #expect(try forwarded(channel).count == (answered ? 0 : 2), "\(path)")
         }
     }
 

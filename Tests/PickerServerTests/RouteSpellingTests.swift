@@ -96,7 +96,7 @@ import TestSupport
     @Test func noSpellingOfADemoClientRouteLetsTheClientOrAStrangerIn() async throws {
         let server = try await TestServer.indexed()
         defer { Task { await server.stop() } }
-        let own = try server.server.makeOwnSession()
+        let own = try await server.server.makeOwnSession()
         let person = PersonAtPicker(server: server, apiPath: "/picker/\(own.id)/\(own.pickerToken)/api/")
         let asset = try #require(try await person.cameraRollIDs(media: "photo").first)
         try await person.pick([asset])
@@ -116,7 +116,7 @@ import TestSupport
                 }
             }
         }
-        #expect(server.server.sessions.count == 1)
+        #expect(server.sessionCount == 1)
         #expect(try await server.client.session(own.id).mediaItemsSet)
     }
 

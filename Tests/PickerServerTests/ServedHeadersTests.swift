@@ -12,7 +12,7 @@ import TestSupport
     @Test func imagesAndOriginalsAreNeitherSniffedNorLoadedByOtherSites() async throws {
         let server = try await TestServer.indexed()
         defer { Task { await server.stop() } }
-        let own = try server.server.makeOwnSession()
+        let own = try await server.server.makeOwnSession()
         let person = PersonAtPicker(server: server, apiPath: "/picker/\(own.id)/\(own.pickerToken)/api/")
         let photo = try #require(try await person.cameraRollIDs(media: "photo").first)
         let port = server.baseURL.port!, cookie = "Cookie: \(server.personCookie)"

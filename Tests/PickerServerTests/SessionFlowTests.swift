@@ -111,14 +111,14 @@ import TestSupport
         let session = try await server.client.createSession(PickerSessionOptions(maxItemCount: 3, preselected: [legacy, gone, ids[0], "not an id"]))
         // Nothing is looked up while the client waits: the identifiers are kept as given until
         // the person opens the picker, so no answer to the client (nor its timing) depends on them.
-        let stored = try #require(server.server.sessions.session(session.id))
+        let stored = try #require(try await server.server.sessions.session(session.id))
         #expect(stored.pendingPreselection == [legacy, gone, ids[0], "not an id"])
         #expect(stored.selection.count == 0)
         let state = try await server.picker(session).get("session").json
         let selection = try #require(state["selection"] as? [String: Any])
         #expect(selection["ids"] as? [String] == [ids[2], ids[0]])
         #expect(state["droppedPreselected"] as? [String] == [gone, "not an id"])
-        #expect(server.server.sessions.session(session.id)?.pendingPreselection == [])
+        #expect(try await server.server.sessions.session(session.id)?.pendingPreselection == [])
         // Resolved once: a second look changes nothing, an unpick stays unpicked.
         #expect(try await server.picker(session).send("DELETE", "selection/\(ids[0])").status == 200)
         let again = try await server.picker(session).get("session").json

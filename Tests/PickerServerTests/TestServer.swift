@@ -38,7 +38,7 @@ final class TestServer: Sendable {
     ///   - port: The port to listen on; by default a free one.
     ///   - limits: The server's timeouts and caps.
     ///   - imageManager: What renders the library's images (e.g. one with renders held); by default a new one.
-    static func indexed(sessions: PickerSessionStore? = nil, signIn: PersonSignIn = PersonSignIn(),
+    static func indexed(sessions: (any SessionStoring)? = nil, signIn: PersonSignIn = PersonSignIn(),
                         adding files: [URL] = [], port: Int = 0, limits: PickerServerLimits = .forTests,
                         imageManager: CachingImageManager? = nil) async throws -> TestServer {
         let root = try await corpusLibrary()
@@ -90,7 +90,7 @@ final class TestServer: Sendable {
     }
 
     /// A server over `library`, whose folder (removed by ``stop()`` with the folder above it) is `root`.
-    init(library: any PhotoLibrary, root: URL, sessions: PickerSessionStore?, signIn: PersonSignIn, port: Int,
+    init(library: any PhotoLibrary, root: URL, sessions: (any SessionStoring)?, signIn: PersonSignIn, port: Int,
                  limits: PickerServerLimits = .forTests) async throws {
         self.library = library
         self.root = root
@@ -270,4 +270,9 @@ extension TestServer {
         let baseURL = (items.first?["mediaFile"] as? [String: Any])?["baseUrl"] as? String
         return baseURL.flatMap { $0.split(separator: "/").last.flatMap { Int64($0) } } ?? Int64(Date().timeIntervalSince1970) + 1_800
     }
+}
+
+extension TestServer {
+    /// How many sessions the server's memory store holds alive.
+    var sessionCount: Int? { (server.sessions as? MemorySessionStore)?.count }
 }

@@ -83,6 +83,15 @@ struct APIError: Error, HTTPResponseError, CustomStringConvertible {
     static let crossOrigin = APIError(.forbidden, code: "crossOrigin",
                                       "The picker takes changes only from its own pages (the request's Origin is not this server).")
 
+    /// 503: the session store (a database shared by the servers) cannot be reached; says nothing
+    /// of why, and when to try again.
+    static var sessionsUnavailable: APIError {
+        var error = APIError(.serviceUnavailable, code: "sessionsUnavailable",
+                             "The picker's sessions cannot be reached right now; try again in a few seconds.")
+        error.headers[.retryAfter] = "2"
+        return error
+    }
+
     /// 410: the picker page of a session that has ended.
     static let gone = APIError(.gone, code: "sessionEnded", "This picker session has ended.")
 

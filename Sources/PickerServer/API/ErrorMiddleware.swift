@@ -1,11 +1,12 @@
 import AssetsKit
 import Hummingbird
 import Logging
+import PickerSessions
 
 /// Turns what routes throw into JSON answers: ``APIError``s as they are, a library's "not
-/// found" as the one 404 every unknown identifier gets, a database that cannot answer now as
-/// 503 with `Retry-After` (`RetryableFailure`), and anything unforeseen as a 500 that is logged
-/// (its details stay in the log).
+/// found" as the one 404 every unknown identifier gets, a session store or a library's database
+/// out of reach as 503 with `Retry-After` (`SessionStoreFailure`, `RetryableFailure`), and
+/// anything unforeseen as a 500 that is logged (its details stay in the log).
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -28,6 +29,10 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 context.logger.error("library error", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
                 throw APIError(.unprocessableContent, code: "libraryError", error.description)
             }
+        } catch let error as SessionStoreFailure {
+            // The shared session store is out of reach: try again shortly; what failed goes to the log only.
+            context.logger.error("session store unavailable", metadata: ["error": "\(error.reason)", "path": "\(request.uri.path)"])
+            throw APIError.sessionsUnavailable
         } catch let error as any RetryableFailure where error.retryAfterSeconds != nil {
             // The library's database restarting: nothing is missing, the client tries again.
             context.logger.warning("database unavailable", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])

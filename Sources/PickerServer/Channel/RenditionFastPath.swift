@@ -12,8 +12,9 @@ import PickerSessions
 /// conversion to Swift HTTP Types, the async channel, a task and the router. So this handler,
 /// placed in each connection's pipeline right after HTTP/1 decoding (``PickerHTTPChannel``),
 /// answers a `GET …/api/assets/{id}/image` itself when everything it needs is at hand without
-/// waiting: the person's signed-in browser (asked of the server's one ``AccessGate``), a live session with that token, an
-/// asset the session may show that the page listed
+/// waiting: the person's signed-in browser (asked of the server's one ``AccessGate``), a live session with that token
+/// that the router let a request into lately (``SessionGrants``: the session store may be a
+/// database, which the event loop must not wait for), an asset the session may show that the page listed
 /// lately (``AssetMemo``), a valid query, and a remembered final rendition (or a current
 /// `If-None-Match`). The checks and the answer are the route's own (``PickerPageRoutes``,
 /// ``MediaResponder/answerWithoutRendering(of:query:ifNoneMatch:)``), so the bytes and headers
@@ -156,10 +157,9 @@ final class RenditionFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         guard request.method == .GET, request.version == .http1_1, let target = PickerImageTarget(request.uri) else { return nil }
         let headers = FastPathHeaders(request.headers, cookieName: cookieName)
         guard !headers.hasConnection, case .pass = access.decide(AccessRequest(pickerAPIReadWith: headers.personToken)),
-              let session = state.sessions.pickerSession(Self.text(target.session, reusing: &sessionID),
-                                                         token: Self.text(target.token, reusing: &sessionToken)),
-              session.state == .picking,
-              let asset = state.assets.asset(target.asset), ServerState.isVisible(asset, in: session),
+              let filter = state.grants.filter(Self.text(target.session, reusing: &sessionID),
+                                               token: Self.text(target.token, reusing: &sessionToken)),
+              let asset = state.assets.asset(target.asset), ServerState.isVisible(asset, filter: filter),
               let request = try? ImageRequest(allowsDelivery: true, priority: .visibleFirst, value: target.value) else { return nil }
         return state.media.answerWithoutRendering(of: asset, request: request, ifNoneMatch: headers.ifNoneMatch)
     }

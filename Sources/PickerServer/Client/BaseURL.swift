@@ -7,7 +7,7 @@ import Foundation
 /// from the listing that gave it (its expiry, in Unix seconds, is the last segment). The
 /// expiry is not a secret: the URL needs the client key as well, and the key's holder may list
 /// again for a new one; an expiry later than the latest one the server gave for the session
-/// (one edited into the URL) is refused (``BaseURLLedger``).
+/// (one edited into the URL) is refused (the latest is kept with the session in its store, for every server).
 struct BaseURL: Equatable {
     /// How long a base URL works after it was listed.
     static let lifetime: TimeInterval = 3_600

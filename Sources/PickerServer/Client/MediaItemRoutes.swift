@@ -12,8 +12,6 @@ import PickerSessions
 /// gets the very same 404 as one that never existed.
 struct MediaItemRoutes: Sendable {
     let state: ServerState
-    /// The latest expiry given in each session's base URLs.
-    let expiries = BaseURLLedger()
 
     /// Items per page when the client names no `pageSize`, and at most (larger sizes are cut to it), as Google's API does.
     static let defaultPageSize = 25
@@ -39,7 +37,7 @@ struct MediaItemRoutes: Sendable {
             pageSize = size == 0 ? Self.defaultPageSize : min(size, Self.maximumPageSize)
         }
         // The arguments are checked first, then the session, as Google's API does.
-        guard let session = state.sessions.session(id) else { throw APIError.notFound }
+        guard let session = try await state.sessions.session(id) else { throw APIError.notFound }
         guard session.mediaItemsSet else {
             throw APIError.failedPrecondition("The person has not finished picking; poll the session until 'mediaItemsSet' is true.")
         }
@@ -47,11 +45,12 @@ struct MediaItemRoutes: Sendable {
         // Any token of the form this server writes is taken: one past the last item reads an empty last page.
         let first = min(start, picked.count)
         let end = min(picked.count, first + pageSize)
-        let expiry = BaseURL.expiry(listedAt: state.sessions.currentTime)
+        let expiry = BaseURL.expiry(listedAt: try await state.sessions.currentTime())
         // Picks deleted or hidden since are left out (the page is shorter; the tokens stay).
-        let assets = try await state.stillPickable(Array(picked[first..<end]))
+        let assets = try await state.stillPickable(picked[first..<end].map(\.uuid))
         let details = await CaptureDetails.read(assets, library: state.library)
-        expiries.record(expiry, for: session.id, now: state.sessions.currentTime)
+        // Kept with the session, so that every server honours these base URLs.
+        try await state.sessions.recordBaseURLExpiry(expiry, session: session.id)
         let items = zip(assets, details).map { asset, details in
             PickedMediaItemResource(asset, baseURL: state.baseURL + BaseURL.path(sessionID: session.id, itemID: asset.id.uuid.uuidString, expiry: expiry),
                                     details: details)
@@ -63,10 +62,10 @@ struct MediaItemRoutes: Sendable {
     func content(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         guard let url = BaseURL(sessionID: try context.parameters.require("session"), itemID: try context.parameters.require("item"),
                                 lastSegment: try context.parameters.require("last")),
-              expiries.honours(url, at: state.sessions.currentTime),
-              let session = state.sessions.session(url.sessionID),
+              try await state.sessions.honoursBaseURLExpiry(url.expiry, session: url.sessionID),
+              let session = try await state.sessions.session(url.sessionID),
               let uuid = UUID(canonical: url.itemID),
-              let picked = session.pickedItem(uuid), let asset = try await state.stillPickable([picked]).first else {
+              let picked = session.pickedItem(uuid), let asset = try await state.stillPickable([picked.uuid]).first else {
             throw APIError.notFound
         }
         do {

@@ -29,14 +29,14 @@ struct SessionRoutes: Sendable {
     enum Creator {
         /// A client program, with the client key.
         case client
-        /// The person, through the demo client page: the session is one of their own (``OwnSessions``).
+        /// The person, through the demo client page: the session is one of their own (`SessionPlace.own`).
         case person
     }
 
     /// `POST /v1/sessions`: a new session with the body's settings, answered as Google's API
-    /// answers `sessions.create`. A session the person creates is marked as their own, within
-    /// ``OwnSessions/capacity``, in the places of the session store kept for them: client programs
-    /// share the rest, so they can never leave the person's page without room.
+    /// answers `sessions.create`. A session the person creates is marked as their own, in the
+    /// places of the session store kept for them (as many as ``PickerServerLimits/ownSessions``):
+    /// client programs share the rest, so they can never leave the person's page without room.
     func create(_ request: Request, for creator: Creator) async throws -> Response {
         // No body at all is `{}`, as Google's API takes it.
         let body = try await JSONResponse.decode(CreateSessionRequest.self, from: request, limit: 4 << 20, empty: CreateSessionRequest())
@@ -55,22 +55,13 @@ struct SessionRoutes: Sendable {
         }
         // Kept as given: resolved when the person opens the picker, so that nothing the client
         // can observe (not even how long this takes) depends on what the identifiers name.
-        let session: PickerSession, store = state.sessions
+        let session: PickerSession
         do {
-            switch creator {
-            case .client:
-                // The person's own sessions have places of their own, which client programs never take.
-                session = try store.create(settings: settings, preselected: preselected, place: .shared(leavingFree: state.own.capacity))
-            case .person:
-                session = try state.own.make(now: store.currentTime, isAlive: { store.session($0) != nil }) {
-                    try store.create(settings: settings, preselected: preselected, place: .reserved)
-                }
-            }
-        } catch OwnSessions.Refusal.full(let capacity) {
-            throw APIError(.tooManyRequests, code: "tooManySessions",
-                           "You have \(capacity) sessions of your own open, the most the server keeps; delete one or wait for one to expire.")
-        } catch {
-            throw APIError(.tooManyRequests, code: "tooManySessions", String(describing: error))
+            // The person's own sessions have places of their own, which client programs never take.
+            session = try await state.sessions.create(settings: settings, preselected: preselected,
+                                                      place: creator == .client ? .shared : .own)
+        } catch let error as PickerSessionError {
+            throw APIError(.tooManyRequests, code: "tooManySessions", error.description)
         }
         state.logger.info("picker session created", metadata: ["session": "\(session.id)", "maxItems": "\(settings.maxItems)",
                                                                 "by": "\(creator == .client ? "client" : "person")"])
@@ -81,22 +72,23 @@ struct SessionRoutes: Sendable {
 
     /// `GET /v1/sessions/{id}`: the session; 404 when it is unknown, deleted or expired.
     func show(_ id: String) async throws -> Response {
-        guard let session = state.sessions.session(id) else { throw APIError.notFound }
+        guard let session = try await state.sessions.session(id) else { throw APIError.notFound }
         return try JSONResponse.make(try await resource(session))
     }
 
     /// `DELETE /v1/sessions/{id}`: ends the session; its base URLs stop working at once. Answers
     /// `{}`, as Google's API does.
     func delete(_ id: String) async throws -> Response {
-        guard state.sessions.delete(id) else { throw APIError.notFound }
+        guard try await state.sessions.delete(id) else { throw APIError.notFound }
+        state.grants.forget(id)
         return try JSONResponse.make(EmptyObject())
     }
 
     /// The session as its client sees it; `pickedCount` leaves out picks deleted or hidden since.
     func resource(_ session: PickerSession) async throws -> SessionResource {
         SessionResource(session, pickerURI: state.pickerURI(for: session), pollInterval: state.configuration.pollInterval,
-                        now: state.sessions.currentTime,
-                        pickedCount: session.mediaItemsSet ? try await state.stillPickable(session.pickedItems).count : nil)
+                        now: try await state.sessions.currentTime(),
+                        pickedCount: session.mediaItemsSet ? try await state.stillPickable(session.pickedItems.map(\.uuid)).count : nil)
     }
 }
 

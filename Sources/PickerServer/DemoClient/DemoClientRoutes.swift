@@ -12,8 +12,9 @@ import PickerSessions
 ///
 /// The browser never holds the client key: `/demo/…` is the person's area (``AccessGate``: the
 /// person's cookie, and an `Origin` of this server for `POST` and `DELETE`), which the key opens
-/// nothing of. The mirror reaches only the person's own sessions (``OwnSessions``): those it
-/// created, at most ``OwnSessions/capacity`` alive at once, and the one the server made at start.
+/// nothing of. The mirror reaches only the person's own sessions (made in the session store's
+/// own places, `SessionPlace.own`): those it created, at most ``PickerServerLimits/ownSessions``
+/// alive at once, and the one the server made at start.
 /// Any other session — every session a client program created — answers 404 there, exactly as
 /// an unknown one does.
 ///
@@ -46,25 +47,25 @@ struct DemoClientRoutes: Sendable {
             try await sessions.create(request, for: .person)
         }
         api.get("sessions/:id") { _, context in
-            try await sessions.show(try ownSession(context.parameters.require("id")))
+            try await sessions.show(try await ownSession(context.parameters.require("id")))
         }
         api.delete("sessions/:id") { _, context in
-            try await sessions.delete(try ownSession(context.parameters.require("id")))
+            try await sessions.delete(try await ownSession(context.parameters.require("id")))
         }
         api.get("mediaItems") { request, _ in
             // Without a sessionId the client API's own answer (400) says what is missing.
-            if let id = request.uri.queryParameters.get("sessionId"), !id.isEmpty { _ = try ownSession(id) }
+            if let id = request.uri.queryParameters.get("sessionId"), !id.isEmpty { _ = try await ownSession(id) }
             return try await mediaItems.list(request)
         }
         api.get("media/:session/:item/:last") { request, context in
-            _ = try ownSession(context.parameters.require("session"))
+            _ = try await ownSession(context.parameters.require("session"))
             return try await mediaItems.content(request, context)
         }
     }
 
     /// `id` when it names one of the person's own sessions; 404, as an unknown session, otherwise.
-    private func ownSession(_ id: String) throws -> String {
-        guard state.own.isOwn(id, now: state.sessions.currentTime) else { throw APIError.notFound }
+    private func ownSession(_ id: String) async throws -> String {
+        guard try await state.sessions.isOwn(id) else { throw APIError.notFound }
         return id
     }
 }

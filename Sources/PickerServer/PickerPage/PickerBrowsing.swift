@@ -18,7 +18,7 @@ struct PickerBrowsing: Sendable {
     func add(to api: RouterGroup<BasicRequestContext>, grant: @escaping GrantResolver) {
         api.get("session") { _, context in
             let session = try await grant(context).session
-            return try JSONResponse.make(PickerSessionResource(session, library: state.library, clientView: state.own.isOwn(session.id, now: state.sessions.currentTime)))
+            return try JSONResponse.make(PickerSessionResource(session, library: state.library, clientView: try await state.sessions.isOwn(session.id)))
         }
         api.get("albums") { _, context in
             JSONResponse.make(json: AlbumListJSON.body(try await albums(filter: try await grant(context).session.settings.mediaFilter)))

@@ -19,7 +19,8 @@ struct PickerEvents: Sendable {
         api.get("events") { _, context in
             let grant = try await grant(context)
             // Subscribed before the stream opens, so nothing that happens after the page sees it open is missed.
-            let events = merged(library: state.library.changes(), session: state.sessions.updates(of: grant.session.id))
+            let events = merged(library: state.library.changes(), session: try await state.sessions.updates(of: grant.session.id),
+                                sessionID: grant.session.id)
             // The page is gone when its connection closes (known at once through the connection's
             // departure, not at the next heartbeat's failed write) or its stream ends.
             let visit = state.media.pageOpened(session: grant.session.id)
@@ -49,7 +50,8 @@ struct PickerEvents: Sendable {
 
     /// The library's changes, the session's updates and heartbeats as event-stream text, until
     /// the session ends or the consumer stops listening.
-    private func merged(library changes: AsyncStream<LibraryChange>, session updates: AsyncStream<PickerSession>) -> AsyncStream<String> {
+    private func merged(library changes: AsyncStream<LibraryChange>, session updates: AsyncStream<PickerSession>,
+                        sessionID: String) -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(64))
         let heartbeat = heartbeat
         // Inherits the server's graceful shutdown (a Task copies the request's task-locals): when
@@ -57,7 +59,7 @@ struct PickerEvents: Sendable {
         // shutdown open for as long as the page stays.
         let task = Task {
             await withGracefulShutdownHandler {
-                await forward(changes, updates, heartbeat: heartbeat, into: continuation)
+                await forward(changes, updates, of: sessionID, heartbeat: heartbeat, into: continuation)
             } onGracefulShutdown: {
                 continuation.finish()
             }
@@ -67,8 +69,10 @@ struct PickerEvents: Sendable {
     }
 
     /// Yields the events of `changes` and `updates` and a heartbeat into `continuation` until the
-    /// session ends (then finishes it) or the task is cancelled.
-    private func forward(_ changes: AsyncStream<LibraryChange>, _ updates: AsyncStream<PickerSession>, heartbeat: Duration,
+    /// session ends (then finishes it) or the task is cancelled. Each update, made through any
+    /// server, also corrects this server's grant of the session (``SessionGrants``).
+    private func forward(_ changes: AsyncStream<LibraryChange>, _ updates: AsyncStream<PickerSession>, of sessionID: String,
+                         heartbeat: Duration,
                          into continuation: AsyncStream<String>.Continuation) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -78,10 +82,12 @@ struct PickerEvents: Sendable {
             }
             group.addTask {
                 for await session in updates {
+                    state.grants.remember(session)
                     continuation.yield("event: session\ndata: {\"state\":\"\(session.state.rawValue)\",\"count\":\(session.selection.count)}\n\n")
                     if session.state != .picking { break }
                 }
-                // The session ended, was deleted or expired: so does its feed.
+                // The session ended, was deleted or expired: so does its feed, and its grant here.
+                state.grants.forget(sessionID)
                 continuation.finish()
             }
             group.addTask {

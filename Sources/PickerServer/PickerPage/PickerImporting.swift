@@ -28,10 +28,10 @@ struct PickerImporting: Sendable {
             state.logger.info("photo uploaded from the picker", metadata: ["session": "\(grant.session.id)", "file": "\(filename)"])
             let session: PickerSession, selected: Bool
             do {
-                session = try state.sessions.pick(asset, session: grant.session.id, token: grant.token)
+                session = try await state.sessions.pick(PickedAsset(asset), session: grant.session.id, token: grant.token)
                 selected = true
             } catch is SelectionError {
-                guard let current = state.sessions.pickerSession(grant.session.id, token: grant.token) else { throw APIError.gone }
+                guard let current = try await state.sessions.pickerSession(grant.session.id, token: grant.token) else { throw APIError.gone }
                 (session, selected) = (current, false)
             }
             let item = try await ItemResource.items([asset], library: state.library)[0]

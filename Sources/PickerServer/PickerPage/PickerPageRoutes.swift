@@ -61,21 +61,28 @@ struct PickerPageRoutes: Sendable {
     /// wrong, 410 when it has ended or expired (unless `allowEnded`).
     func access(_ context: BasicRequestContext, allowEnded: Bool = false) async throws -> PickerAccess {
         let id = try context.parameters.require("session"), token = try context.parameters.require("token")
-        guard let session = state.sessions.pickerSession(id, token: token) else {
-            guard state.sessions.hasExpired(id, token: token) else { throw APIError.notFound }
+        guard let session = try await state.sessions.pickerSession(id, token: token) else {
+            guard try await state.sessions.hasExpired(id, token: token) else { throw APIError.notFound }
             if allowEnded { return .ended }
             throw APIError.gone
         }
         guard session.state == .picking else {
+            state.grants.forget(id)
             if allowEnded { return .ended }
             throw APIError.gone
         }
-        guard !session.pendingPreselection.isEmpty else { return .picking(PickerAccess.Grant(session: session, token: token)) }
+        guard !session.pendingPreselection.isEmpty else {
+            state.grants.remember(session)
+            return .picking(PickerAccess.Grant(session: session, token: token))
+        }
         // The person's first look: the client's preselection is resolved now, never in its own requests.
         let preselection = try await Preselection.resolve(session.pendingPreselection, in: state.library, settings: session.settings)
         do {
-            return .picking(PickerAccess.Grant(session: try state.sessions.applyPreselection(preselection, session: id, token: token), token: token))
-        } catch {
+            let resolved = try await state.sessions.applyPreselection(preselection, session: id, token: token)
+            state.grants.remember(resolved)
+            return .picking(PickerAccess.Grant(session: resolved, token: token))
+        } catch is PickerSessionError {
+            state.grants.forget(id)
             if allowEnded { return .ended }
             throw APIError.gone
         }

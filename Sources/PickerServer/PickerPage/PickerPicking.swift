@@ -11,12 +11,12 @@ struct PickerPicking: Sendable {
         api.post("selection/:asset") { _, context in
             let grant = try await grant(context)
             let asset = try await asset(context, session: grant.session)
-            return try await selection { try state.sessions.pick(asset, session: grant.session.id, token: grant.token) }
+            return try await selection { try await state.sessions.pick(PickedAsset(asset), session: grant.session.id, token: grant.token) }
         }
         api.delete("selection/:asset") { _, context in
             let grant = try await grant(context)
             guard let uuid = UUID(canonical: try context.parameters.require("asset")) else { throw APIError.notFound }
-            return try await selection { try state.sessions.unpick(uuid, session: grant.session.id, token: grant.token) }
+            return try await selection { try await state.sessions.unpick(uuid, session: grant.session.id, token: grant.token) }
         }
         api.put("selection") { request, context in
             let grant = try await grant(context)
@@ -30,7 +30,9 @@ struct PickerPicking: Sendable {
             let uuids = parsed.filter { seen.insert($0).inserted }
             let assets = try await state.pickableAssets(uuids, session: grant.session)
             guard assets.count == uuids.count else { throw APIError.notFound }
-            return try await selection { try state.sessions.replacePicks(assets, session: grant.session.id, token: grant.token) }
+            return try await selection {
+                try await state.sessions.replacePicks(assets.map(PickedAsset.init), session: grant.session.id, token: grant.token)
+            }
         }
         api.post("done") { _, context in try await finish(context, grant: grant, as: .complete) }
         api.post("cancel") { _, context in try await finish(context, grant: grant, as: .cancelled) }
@@ -61,12 +63,14 @@ struct PickerPicking: Sendable {
     private func finish(_ context: BasicRequestContext, grant: GrantResolver, as final: PickerSessionState) async throws -> Response {
         let grant = try await grant(context)
         do {
-            let session = try state.sessions.finish(grant.session.id, token: grant.token, state: final)
+            let session = try await state.sessions.finish(grant.session.id, token: grant.token, state: final)
+            state.grants.forget(session.id)
             state.logger.info("picker session finished", metadata: [
                 "session": "\(session.id)", "state": "\(final.rawValue)", "picked": "\(session.pickedItems.count)",
             ])
             return try JSONResponse.make(["state": session.state])
         } catch is PickerSessionError {
+            state.grants.forget(grant.session.id)
             throw APIError.gone
         }
     }

@@ -20,7 +20,7 @@ struct PickerSessionResource: Encodable {
     let selection: SelectionResource
     let library: Library
     let droppedPreselected: [String]
-    /// Whether this is one of the person's own sessions (``OwnSessions``: the server's, or one the
+    /// Whether this is one of the person's own sessions (made in the store's own places: the server's, or one the
     /// demo client page created), whose picks the person sees after Done as its client receives
     /// them, on the demo client page (``DemoClientRoutes``).
     let clientView: Bool
@@ -59,7 +59,7 @@ struct SelectionResource: Encodable {
     let maxItems: Int
 
     init(_ selection: PickSelection) {
-        ids = selection.assets.map { $0.id.uuid.uuidString }
+        ids = selection.assets.map(\.uuid.uuidString)
         count = selection.count
         byteSize = selection.byteSize
         maxItems = selection.maximum

@@ -11,13 +11,20 @@ public struct PickSelection: Sendable, Hashable {
     /// Which media the picker lets a person pick.
     public let filter: MediaFilter
     /// The picks, in pick order.
-    public private(set) var assets: [Asset] = []
+    public private(set) var assets: [PickedAsset] = []
 
     /// An empty selection of at most `maximum` assets that pass `filter`.
     public init(maximum: Int, filter: MediaFilter = .all) {
         precondition(maximum >= 1, "a selection takes at least one asset")
         self.maximum = maximum
         self.filter = filter
+    }
+
+    /// A selection holding `picks` as they were kept (by a store that keeps them elsewhere), in
+    /// pick order; they are not checked again.
+    package init(maximum: Int, filter: MediaFilter, restoring picks: [PickedAsset]) {
+        self.init(maximum: maximum, filter: filter)
+        assets = picks
     }
 
     /// How many assets are picked.
@@ -31,13 +38,13 @@ public struct PickSelection: Sendable, Hashable {
 
     /// Whether the asset with this UUID is picked.
     public func contains(_ uuid: UUID) -> Bool {
-        assets.contains { $0.id.uuid == uuid }
+        assets.contains { $0.uuid == uuid }
     }
 
     /// Picks `asset` after the others; picking a picked asset again changes nothing.
     /// - Throws: ``SelectionError`` when the selection is full or the asset is not allowed.
-    public mutating func add(_ asset: Asset) throws(SelectionError) {
-        guard !contains(asset.id.uuid) else { return }
+    public mutating func add(_ asset: PickedAsset) throws(SelectionError) {
+        guard !contains(asset.uuid) else { return }
         guard filter.includes(asset.mediaType) else { throw .notAllowed(filename: asset.filename) }
         guard !isFull else { throw .maximumReached(maximum) }
         assets.append(asset)
@@ -45,15 +52,14 @@ public struct PickSelection: Sendable, Hashable {
 
     /// Unpicks the asset with this UUID, if it is picked.
     public mutating func remove(_ uuid: UUID) {
-        assets.removeAll { $0.id.uuid == uuid }
+        assets.removeAll { $0.uuid == uuid }
     }
 
     /// Replaces the picks with `newAssets` in their order (repeats dropped).
     /// - Throws: ``SelectionError`` when there are more than the maximum or one is not allowed;
     ///   the selection is unchanged then.
-    public mutating func replace(with newAssets: [Asset]) throws(SelectionError) {
-        var seen = Set<UUID>()
-        let unique = newAssets.filter { seen.insert($0.id.uuid).inserted }
+    public mutating func replace(with newAssets: [PickedAsset]) throws(SelectionError) {
+        let unique = Self.withoutRepeats(newAssets)
         if let refused = unique.first(where: { !filter.includes($0.mediaType) }) {
             throw .notAllowed(filename: refused.filename)
         }
@@ -61,13 +67,19 @@ public struct PickSelection: Sendable, Hashable {
         assets = unique
     }
 
+    /// `assets` in their order, each UUID kept where it first appears.
+    public static func withoutRepeats(_ assets: [PickedAsset]) -> [PickedAsset] {
+        var seen = Set<UUID>()
+        return assets.filter { seen.insert($0.uuid).inserted }
+    }
+
     /// The picks in `order`: pick order, or by creation date, oldest first (ties by identifier).
-    public func ordered(by order: PickOrder) -> [Asset] {
+    public func ordered(by order: PickOrder) -> [PickedAsset] {
         switch order {
         case .pick:
             assets
         case .date:
-            assets.sorted { ($0.creationDate, $0.id.uuid.uuidString) < ($1.creationDate, $1.id.uuid.uuidString) }
+            assets.sorted { ($0.creationDate, $0.uuid.uuidString) < ($1.creationDate, $1.uuid.uuidString) }
         }
     }
 }

@@ -16,15 +16,17 @@ public struct PickerSession: Sendable, Identifiable {
     /// What the person has picked so far.
     public internal(set) var selection: PickSelection
     /// The identifiers the client asked to preselect, not looked at yet: they are resolved when
-    /// the person first opens the picker (``PickerSessionStore/applyPreselection(_:session:token:)``),
+    /// the person first opens the picker (``SessionStoring/applyPreselection(_:session:token:)``),
     /// so that nothing the client can time depends on what they name. Empty once resolved.
     public internal(set) var pendingPreselection: [String]
     /// Preselected identifiers that were dropped: deleted since, unknown, hidden, or of another
     /// media type. For the person's picker page only; never told to the client.
     public internal(set) var droppedPreselected: [String] = []
 
-    init(id: String, pickerToken: String, settings: PickerSessionSettings, createTime: Date, expireTime: Date,
-         selection: PickSelection, pendingPreselection: [String]) {
+    /// A session as a store keeps it.
+    package init(id: String, pickerToken: String, settings: PickerSessionSettings, createTime: Date, expireTime: Date,
+                 state: PickerSessionState = .picking, selection: PickSelection, pendingPreselection: [String],
+                 droppedPreselected: [String] = []) {
         self.id = id
         self.pickerToken = pickerToken
         self.settings = settings
@@ -32,19 +34,21 @@ public struct PickerSession: Sendable, Identifiable {
         self.expireTime = expireTime
         self.selection = selection
         self.pendingPreselection = pendingPreselection
+        self.state = state
+        self.droppedPreselected = droppedPreselected
     }
 
     /// Whether the person has finished (Done or Cancel): the items can be read.
     public var mediaItemsSet: Bool { state != .picking }
 
     /// What the client receives: the picks in the session's order once Done; none before, none when cancelled.
-    public var pickedItems: [Asset] {
+    public var pickedItems: [PickedAsset] {
         state == .complete ? selection.ordered(by: settings.order) : []
     }
 
     /// The picked asset with this UUID, once Done; `nil` for anything else.
-    public func pickedItem(_ uuid: UUID) -> Asset? {
+    public func pickedItem(_ uuid: UUID) -> PickedAsset? {
         guard state == .complete else { return nil }
-        return selection.assets.first { $0.id.uuid == uuid }
+        return selection.assets.first { $0.uuid == uuid }
     }
 }

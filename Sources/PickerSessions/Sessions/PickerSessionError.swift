@@ -4,11 +4,14 @@ public enum PickerSessionError: Error, Sendable, Hashable, CustomStringConvertib
     case notPicking
     /// The server holds as many sessions as it will.
     case tooManySessions(Int)
+    /// The person has as many sessions of their own alive as the store keeps.
+    case tooManyOwnSessions(Int)
 
     public var description: String {
         switch self {
         case .notPicking: "This picker session has ended."
         case .tooManySessions(let capacity): "The server already holds \(capacity) picker sessions; delete finished ones or wait for them to expire."
+        case .tooManyOwnSessions(let capacity): "You have \(capacity) sessions of your own open, the most the server keeps; delete one or wait for one to expire."
         }
     }
 }

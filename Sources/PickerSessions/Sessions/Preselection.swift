@@ -4,7 +4,7 @@ import AssetsKit
 /// A client's preselected identifiers (a draft of earlier picks), resolved against the library.
 public struct Preselection: Sendable {
     /// The assets found, in the order given, at most the session's maximum.
-    public var assets: [Asset]
+    public var assets: [PickedAsset]
     /// The identifiers dropped: malformed, unknown, deleted since, hidden, of media the session
     /// does not take, or over the maximum. Shown to the person only, never to the client: it
     /// would tell which guessed identifiers exist.
@@ -14,7 +14,7 @@ public struct Preselection: Sendable {
     public static let none = Preselection(assets: [], dropped: [])
 
     /// A preselection of `assets`; `dropped` names what could not be taken.
-    public init(assets: [Asset], dropped: [String]) {
+    public init(assets: [PickedAsset], dropped: [String]) {
         self.assets = assets
         self.dropped = dropped
     }
@@ -36,7 +36,7 @@ public struct Preselection: Sendable {
                 continue
             }
             if selection.contains(asset.id.uuid) { continue }
-            do { try selection.add(asset) } catch { dropped.append(text) }
+            do { try selection.add(PickedAsset(asset)) } catch { dropped.append(text) }
         }
         return Preselection(assets: selection.assets, dropped: dropped)
     }

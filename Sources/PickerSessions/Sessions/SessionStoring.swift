@@ -1,15 +1,12 @@
 import AssetsKit
 import Foundation
 
-// Issue 30 groundwork: declarations only. Nothing adopts or calls this yet; see
-// docs/notes-issue30-state.md for the tables, the locking and what NOTIFY carries.
-
 /// Where a picker server keeps its sessions, their picks, Done and Cancel, their expiry and the
 /// latest base-URL expiry given to their client: everything about a session that must outlive
 /// the process that served a request of it.
 ///
-/// Two implementations are meant: a memory store (today's ``PickerSessionStore``, for one
-/// server and the shared tests) and a PostgreSQL store, with which any number of servers answer
+/// Two implementations: ``MemorySessionStore``, for one server, and a PostgreSQL store
+/// (`PostgresSessionStore`), with which any number of servers answer
 /// any request of any session and a server can be killed between two requests without losing a
 /// session, a pick or Done. Every operation is one transaction in the PostgreSQL store, so a
 /// store's answer is the same whichever server asks:
@@ -23,8 +20,8 @@ import Foundation
 /// - Budgets of work (renders per session, prefetch, uploads, the sign-in throttle) and caches
 ///   of the library are not here: they stay in each process.
 ///
-/// A store's own failure (the database unreachable) is thrown as it is, never answered as an
-/// unknown session.
+/// A store's own failure (the database unreachable) is thrown as ``SessionStoreFailure``,
+/// never answered as an unknown session.
 public protocol SessionStoring: Sendable {
     /// How long a session lives after it is created.
     var lifetime: Duration { get }
@@ -38,12 +35,13 @@ public protocol SessionStoring: Sendable {
     /// - Parameters:
     ///   - settings: The session's maximum, media filter and order.
     ///   - preselected: The client's identifiers to start the selection with, kept as given.
-    ///   - place: ``PickerSessionStore/Place/reserved`` for the person's own sessions (which
-    ///     ``isOwn(_:)`` then names), else the places client programs share.
+    ///   - place: ``SessionPlace/own`` for the person's own sessions (which ``isOwn(_:)`` then
+    ///     names), else ``SessionPlace/shared``, the places client programs share.
     /// - Throws: ``PickerSessionError/tooManySessions(_:)`` when the places it may take are all
-    ///   taken, counted over every server of the store.
+    ///   taken, ``PickerSessionError/tooManyOwnSessions(_:)`` when the person's own are, counted
+    ///   over every server of the store.
     func create(settings: PickerSessionSettings, preselected: [String],
-                place: PickerSessionStore.Place) async throws -> PickerSession
+                place: SessionPlace) async throws -> PickerSession
 
     /// The session with this identifier, unless it is unknown, deleted or expired.
     func session(_ id: String) async throws -> PickerSession?
@@ -67,7 +65,7 @@ public protocol SessionStoring: Sendable {
     /// Picks `asset` after the session's other picks; picking a picked asset again changes nothing.
     /// - Throws: ``PickerSessionError/notPicking`` when picking is over, ``SelectionError``
     ///   when the selection is full or the asset's media is not allowed; nothing changes then.
-    func pick(_ asset: Asset, session id: String, token: String) async throws -> PickerSession
+    func pick(_ asset: PickedAsset, session id: String, token: String) async throws -> PickerSession
 
     /// Unpicks the asset with `uuid`.
     /// - Throws: ``PickerSessionError/notPicking`` when picking is over.
@@ -76,7 +74,7 @@ public protocol SessionStoring: Sendable {
     /// Makes `assets` the session's picks, in this order (repeats dropped), all or none.
     /// - Throws: ``PickerSessionError/notPicking`` when picking is over, ``SelectionError``
     ///   when they are too many or one is not allowed; nothing changes then.
-    func replacePicks(_ assets: [Asset], session id: String, token: String) async throws -> PickerSession
+    func replacePicks(_ assets: [PickedAsset], session id: String, token: String) async throws -> PickerSession
 
     /// Ends picking with Done (``PickerSessionState/complete``) or Cancel
     /// (``PickerSessionState/cancelled``), once.
@@ -102,4 +100,12 @@ public protocol SessionStoring: Sendable {
     /// the session's picks, on any server, and has not passed: a base URL whose expiry was
     /// edited to a later time is refused.
     func honoursBaseURLExpiry(_ expiry: Int64, session id: String) async throws -> Bool
+}
+
+extension SessionStoring {
+    /// Starts a session with `settings` and nothing preselected, in one of the places client
+    /// programs share (``SessionPlace/shared``).
+    public func create(settings: PickerSessionSettings) async throws -> PickerSession {
+        try await create(settings: settings, preselected: [], place: .shared)
+    }
 }

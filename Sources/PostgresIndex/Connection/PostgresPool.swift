@@ -96,7 +96,8 @@ package final class PostgresPool: Sendable {
 
 /// One connection lent by a ``PostgresPool``, with the forms of statement the stores use.
 package struct PostgresSession {
-    let connection: PostgresConnection
+    /// The connection itself, for what the forms below do not cover (`LISTEN`).
+    package let connection: PostgresConnection
     let logger: Logger
     /// The database's address, for errors.
     let address: PostgresAddress

@@ -106,7 +106,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.limits = limits.limits
         let json = options.json
         let signIn = PersonSignIn(store: try await signInStore())
-        let server = PickerServer(library: library, configuration: configuration, signIn: signIn) { link in
+        let server = PickerServer(library: library, configuration: configuration, sessions: try await sessionStore(configuration),
+                                  signIn: signIn) { link in
             Self.printSignInLink(link, json: json)
         }
         let firstLink = try await signIn.makeLink()
@@ -141,12 +142,25 @@ struct ServeCommand: AsyncParsableCommand {
         return try await PostgresSignInStore.open(at: address)
     }
 
+    /// Where the server keeps its picker sessions: with the index in PostgreSQL (`--database`,
+    /// `ASSETS_PICKER_DATABASE_URL`) in that database, so that every server sharing it answers
+    /// every session; else `nil`, this process's memory.
+    private func sessionStore(_ configuration: PickerServerConfiguration) async throws -> (any SessionStoring)? {
+        guard case .postgres(let address) = try options.database.indexDatabase() else { return nil }
+        do {
+            return try await PostgresSessionStore(address: address, lifetime: configuration.sessionLifetime,
+                                                  ownCapacity: configuration.limits.ownSessions)
+        } catch let error as SessionStoreFailure {
+            throw CommandFailure("The picker sessions' tables cannot be opened: \(error.reason)")
+        }
+    }
+
     /// Prints where the server listens, its client key (only one it made up: a key given to it
     /// is never shown) and the sign-in link `link` that opens a picker to try.
     private func announce(server: PickerServer, library: any PhotoLibrary, port: Int, link: String, keyWasGiven: Bool, isWatched: Bool) async {
         let shownHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : (host.contains(":") ? "[\(host)]" : host)
         let base = server.configuration.publicBaseURL?.absoluteString.trimmingSuffix("/") ?? "http://\(shownHost):\(port)"
-        let trial = try? server.makeOwnSession()
+        let trial = try? await server.makeOwnSession()
         let trialPath = trial.map { "/picker/\($0.id)/\($0.pickerToken)/" }
         let signInURL = base + PickerServer.signInPath(link: link, next: trialPath)
         let announcement = Announcement(url: base + "/", port: port, clientKey: keyWasGiven ? nil : server.configuration.clientKey,

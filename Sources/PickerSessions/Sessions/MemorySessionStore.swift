@@ -2,26 +2,36 @@ import AssetsKit
 import Foundation
 import Synchronization
 
-/// The live picker sessions of a server: created by clients, picked in by people, ended by
-/// Done, Cancel, deletion or expiry.
+/// The picker sessions of one server, kept in its memory: created by clients, picked in by
+/// people, ended by Done, Cancel, deletion or expiry. The default store of a picker server on
+/// one machine; a restart ends every session.
 ///
 /// An expired session is forgotten at its first use after its expiry time (and swept when
 /// sessions are created), so every URL of it answers as an unknown one; only its picker URI is
 /// remembered for one more lifetime, so that the person is told it ended (``hasExpired(_:token:)``).
-public final class PickerSessionStore: Sendable {
+public final class MemorySessionStore: SessionStoring {
     /// How long a session lives after it is created.
     public let lifetime: Duration
     /// The most sessions alive at once; creating one more fails.
     public let capacity: Int
+    /// The most of the person's own sessions (``SessionPlace/own``) alive at once: as many
+    /// places of the capacity are kept for them.
+    public let ownCapacity: Int
     private let now: @Sendable () -> Date
-    /// Every operation is a few dictionary reads and writes: a lock, not an actor, so that the
-    /// check each picker request makes costs no hand-off between threads.
+    /// Every operation is a few dictionary reads and writes: a lock, not an actor.
     private let state = Mutex(State())
 
+    /// A live session and what is kept with it.
+    private struct Entry {
+        var session: PickerSession
+        /// Made in an ``SessionPlace/own`` place.
+        let own: Bool
+        /// The latest base-URL expiry given in a listing of its picks (unix seconds).
+        var baseURLExpiry: Int64?
+    }
+
     private struct State {
-        var sessions: [String: PickerSession] = [:]
-        /// The live sessions made in ``Place/reserved`` places.
-        var reserved: Set<String> = []
+        var entries: [String: Entry] = [:]
         /// The picker tokens of sessions that expired, and when they may be forgotten.
         var expired: [String: (token: String, forgetAt: Date)] = [:]
         var watchers: [String: [UUID: AsyncStream<PickerSession>.Continuation]] = [:]
@@ -29,14 +39,14 @@ public final class PickerSessionStore: Sendable {
         /// runs their termination handlers, which take the lock).
         var ended: [AsyncStream<PickerSession>.Continuation] = []
 
-        /// The session, unless it is unknown, deleted or expired at `time` (then it ends now).
-        mutating func session(_ id: String, at time: Date) -> PickerSession? {
-            guard let session = sessions[id] else { return nil }
-            guard session.expireTime > time else {
-                expire(session)
+        /// The session's entry, unless it is unknown, deleted or expired at `time` (then it ends now).
+        mutating func entry(_ id: String, at time: Date) -> Entry? {
+            guard let entry = entries[id] else { return nil }
+            guard entry.session.expireTime > time else {
+                expire(entry.session)
                 return nil
             }
-            return session
+            return entry
         }
 
         mutating func expire(_ session: PickerSession) {
@@ -46,32 +56,34 @@ public final class PickerSessionStore: Sendable {
         }
 
         mutating func pickerSession(_ id: String, token: String, at time: Date) -> PickerSession? {
-            guard let session = session(id, at: time), SecretToken.matches(token, session.pickerToken) else { return nil }
+            guard let session = entry(id, at: time)?.session, SecretToken.matches(token, session.pickerToken) else { return nil }
             return session
         }
 
         mutating func end(_ id: String) {
-            sessions[id] = nil
-            reserved.remove(id)
+            entries[id] = nil
             ended += (watchers.removeValue(forKey: id) ?? [:]).values
         }
 
         mutating func sweepExpired(at time: Date) {
-            for session in sessions.values where session.expireTime <= time { expire(session) }
+            for entry in entries.values where entry.session.expireTime <= time { expire(entry.session) }
             expired = expired.filter { $0.value.forgetAt > time }
         }
     }
 
-    /// A store whose sessions live `lifetime` (default 60 minutes); `now` is the clock.
-    public init(lifetime: Duration = .seconds(3_600), capacity: Int = 10_000,
+    /// A store whose sessions live `lifetime` (default 60 minutes), at most `capacity` at once,
+    /// `ownCapacity` of them the person's own; `now` is the clock.
+    public init(lifetime: Duration = .seconds(3_600), capacity: Int = 10_000, ownCapacity: Int = 20,
                 now: @escaping @Sendable () -> Date = Date.init) {
+        precondition(ownCapacity <= capacity, "the own sessions' places are some of the capacity")
         self.lifetime = lifetime
         self.capacity = capacity
+        self.ownCapacity = ownCapacity
         self.now = now
     }
 
     /// The store's time now: what expiry is measured against (the wall clock unless a test gave another).
-    public var currentTime: Date { now() }
+    public func currentTime() -> Date { now() }
 
     /// Runs `body` on the state under the lock, then finishes the watchers of sessions it ended.
     private func withState<Value>(_ body: (inout State) throws -> Value) rethrows -> Value {
@@ -84,78 +96,53 @@ public final class PickerSessionStore: Sendable {
         return value
     }
 
-    /// Which of the store's places a new session may take: the last places of its capacity can be
-    /// kept for one kind of session (the person's own, on a picker server), which the others never take.
-    public enum Place: Sendable, Equatable {
-        /// One of the places all sessions share: the capacity less `leavingFree` places, which
-        /// stay for ``reserved`` sessions. Sessions made in reserved places do not count against it.
-        case shared(leavingFree: Int)
-        /// Any free place, those kept free included; the caller bounds how many it makes.
-        case reserved
-    }
-
-    /// Starts a session with `settings`, an empty selection and the client's `preselected`
-    /// identifiers kept unresolved until the person opens the picker (``PickerSession/pendingPreselection``).
-    /// - Parameters:
-    ///   - settings: The session's maximum, media filter and order.
-    ///   - preselected: The client's identifiers to start the selection with, kept as given.
-    ///   - place: Which places it may take; by default any that all share.
-    /// - Throws: ``PickerSessionError/tooManySessions(_:)`` when its places are all taken: the
-    ///   shared ones (sessions not made ``Place/reserved`` number the capacity less what is kept
-    ///   free), or, for a reserved one, the whole capacity.
-    public func create(settings: PickerSessionSettings, preselected: [String] = [],
-                       place: Place = .shared(leavingFree: 0)) throws(PickerSessionError) -> PickerSession {
+    public func create(settings: PickerSessionSettings, preselected: [String],
+                       place: SessionPlace) throws(PickerSessionError) -> PickerSession {
         let created = now()
         let session = PickerSession(id: SecretToken.make(), pickerToken: SecretToken.make(), settings: settings,
                                     createTime: created, expireTime: created.addingTimeInterval(lifetime.seconds),
                                     selection: PickSelection(maximum: settings.maxItems, filter: settings.mediaFilter),
                                     pendingPreselection: preselected)
-        let capacity = capacity
-        let places = switch place {
-        case .shared(let free): max(0, capacity - free)
-        case .reserved: capacity
-        }
-        let stored = withState { state in
+        let (capacity, ownCapacity) = (capacity, ownCapacity)
+        let refusal = withState { state -> PickerSessionError? in
             state.sweepExpired(at: created)
-            // The capacity bounds all; shared places are also bounded apart from reserved ones.
-            guard state.sessions.count < capacity, state.sessions.count - state.reserved.count < places else { return false }
-            state.sessions[session.id] = session
-            if place == .reserved { state.reserved.insert(session.id) }
-            return true
+            let own = state.entries.values.filter(\.own).count
+            switch place {
+            case .shared: guard state.entries.count - own < capacity - ownCapacity else { return .tooManySessions(capacity - ownCapacity) }
+            case .own: guard own < ownCapacity else { return .tooManyOwnSessions(ownCapacity) }
+            }
+            guard state.entries.count < capacity else { return .tooManySessions(capacity) }
+            state.entries[session.id] = Entry(session: session, own: place == .own)
+            return nil
         }
-        guard stored else { throw .tooManySessions(places) }
+        if let refusal { throw refusal }
         return session
     }
 
-    /// The session with this identifier, unless it is unknown, deleted or expired.
     public func session(_ id: String) -> PickerSession? {
         let time = now()
-        return withState { $0.session(id, at: time) }
+        return withState { $0.entry(id, at: time)?.session }
     }
 
-    /// The session whose picker URI carries `id` and `token` (compared in constant time),
-    /// unless it is unknown, deleted or expired. An ended session is returned: the caller
-    /// answers its picker URI with "gone".
     public func pickerSession(_ id: String, token: String) -> PickerSession? {
         let time = now()
         return withState { $0.pickerSession(id, token: token, at: time) }
     }
 
-    /// Whether the session whose picker URI carries `id` and `token` expired lately (a wrong
-    /// token is no such session).
     public func hasExpired(_ id: String, token: String) -> Bool {
         let time = now()
         return withState { state in
-            if state.session(id, at: time) != nil { return false }
+            if state.entry(id, at: time) != nil { return false }
             guard let entry = state.expired[id], entry.forgetAt > time else { return false }
             return SecretToken.matches(token, entry.token)
         }
     }
 
-    /// Starts the session's selection with its preselection, resolved (``Preselection/resolve(_:in:settings:)``
-    /// of its ``PickerSession/pendingPreselection``), unless that was done already (by a request
-    /// that resolved it at the same time): the first resolution counts.
-    /// - Throws: ``PickerSessionError/notPicking`` when picking is over.
+    public func isOwn(_ id: String) -> Bool {
+        let time = now()
+        return withState { $0.entry(id, at: time)?.own ?? false }
+    }
+
     public func applyPreselection(_ preselection: Preselection, session id: String, token: String) throws -> PickerSession {
         try update(id, token: token) { session in
             guard !session.pendingPreselection.isEmpty else { return }
@@ -165,28 +152,18 @@ public final class PickerSessionStore: Sendable {
         }
     }
 
-    /// Picks `asset` in the session after the other picks.
-    /// - Throws: ``PickerSessionError/notPicking`` when picking is over, ``SelectionError`` when
-    ///   the selection refuses it; the session is unchanged then.
-    public func pick(_ asset: Asset, session id: String, token: String) throws -> PickerSession {
+    public func pick(_ asset: PickedAsset, session id: String, token: String) throws -> PickerSession {
         try update(id, token: token) { try $0.selection.add(asset) }
     }
 
-    /// Unpicks the asset with `uuid` in the session.
-    /// - Throws: ``PickerSessionError/notPicking`` when picking is over.
     public func unpick(_ uuid: UUID, session id: String, token: String) throws -> PickerSession {
         try update(id, token: token) { $0.selection.remove(uuid) }
     }
 
-    /// Makes `assets` the session's picks, in this order.
-    /// - Throws: ``PickerSessionError/notPicking`` when picking is over, ``SelectionError`` when
-    ///   the selection refuses them; the session is unchanged then.
-    public func replacePicks(_ assets: [Asset], session id: String, token: String) throws -> PickerSession {
+    public func replacePicks(_ assets: [PickedAsset], session id: String, token: String) throws -> PickerSession {
         try update(id, token: token) { try $0.selection.replace(with: assets) }
     }
 
-    /// Ends picking: Done (``PickerSessionState/complete``) sets the picks, Cancel sets none.
-    /// - Throws: ``PickerSessionError/notPicking`` when picking is already over.
     public func finish(_ id: String, token: String, state: PickerSessionState) throws -> PickerSession {
         precondition(state != .picking, "finishing sets complete or cancelled")
         return try update(id, token: token) { $0.state = state }
@@ -200,31 +177,27 @@ public final class PickerSessionStore: Sendable {
                 throw PickerSessionError.notPicking
             }
             try change(&session)
-            state.sessions[id] = session
+            state.entries[id]?.session = session
             for continuation in state.watchers[id, default: [:]].values { continuation.yield(session) }
             return session
         }
     }
 
-    /// Forgets the session: every URL of it answers as an unknown one from now on.
-    /// - Returns: Whether there was such a session.
     @discardableResult
     public func delete(_ id: String) -> Bool {
         let time = now()
         return withState { state in
-            guard state.session(id, at: time) != nil else { return false }
+            guard state.entry(id, at: time) != nil else { return false }
             state.end(id)
             return true
         }
     }
 
-    /// The session's states from now on (its selection and state changes), until it is
-    /// deleted or expires; empty when there is no such session.
     public func updates(of id: String) -> AsyncStream<PickerSession> {
         let (stream, continuation) = AsyncStream<PickerSession>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let key = UUID(), time = now()
         let watching = withState { state in
-            guard state.session(id, at: time) != nil else { return false }
+            guard state.entry(id, at: time) != nil else { return false }
             state.watchers[id, default: [:]][key] = continuation
             return true
         }
@@ -238,12 +211,28 @@ public final class PickerSessionStore: Sendable {
         return stream
     }
 
+    public func recordBaseURLExpiry(_ expiry: Int64, session id: String) {
+        let time = now()
+        withState { state in
+            guard let entry = state.entry(id, at: time) else { return }
+            state.entries[id]?.baseURLExpiry = max(entry.baseURLExpiry ?? .min, expiry)
+        }
+    }
+
+    public func honoursBaseURLExpiry(_ expiry: Int64, session id: String) -> Bool {
+        let time = now()
+        guard Double(expiry) > time.timeIntervalSince1970 else { return false }
+        return withState { state in
+            state.entry(id, at: time)?.baseURLExpiry.map { expiry <= $0 } ?? false
+        }
+    }
+
     /// How many sessions are alive.
     public var count: Int {
         let time = now()
         return withState { state in
             state.sweepExpired(at: time)
-            return state.sessions.count
+            return state.entries.count
         }
     }
 }
