@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 /// `assets-picker serve` run as a child process on a port of its own choosing, announced by
-/// its first `--json` line; the lines it prints later (new sign-in links) are kept.
+/// its first `--json` line; what it prints later (new sign-in links) is read too, so its pipe never fills.
 final class ServedProcess: Sendable {
     let process: Process
     /// The server's first line: `signInUrl`, `pickerUri`, …
@@ -61,9 +61,6 @@ final class ServedProcess: Sendable {
 
     /// The exit status, once the process has ended.
     var exitStatus: Int32? { exit.status }
-
-    /// The sign-in links it printed after its announcement, oldest first.
-    var laterSignInLinks: [String] { lines.all.dropFirst().compactMap { $0["signInUrl"] as? String } }
 
     /// Waits for the process to end (a hang guard of a minute).
     func waitForExit() async throws {
