@@ -48,6 +48,8 @@ public final class PersonSignIn: Sendable {
     /// `browserLifetime` (default 12 hours).
     /// - Parameters:
     ///   - store: Where links and browsers are kept; by default a new ``MemorySignInStore`` on `now`.
+    ///   - linkLifetime: How long a sign-in link works, unused.
+    ///   - browserLifetime: How long a browser stays signed in.
     ///   - now: The clock of the throttle and of the browsers remembered in this process.
     public init(store: (any SignInStoring)? = nil, linkLifetime: Duration = .seconds(15 * 60),
                 browserLifetime: Duration = .seconds(12 * 3_600), now: @escaping @Sendable () -> Date = Date.init) {

@@ -17,8 +17,13 @@ import Foundation
 public protocol SignInStoring: Sendable {
     /// Keeps a new link `id` whose secret has `digest`, live until `lifetime` from the store's
     /// time now, dropping the links that expire first when `capacity` are live.
-    /// - Parameter unlessOneIsLive: Keep it only when no unused link is live (what a sign-in
-    ///   page asks for); decided in one step for every server.
+    /// - Parameters:
+    ///   - id: The link's public half.
+    ///   - digest: The SHA-256 digest of the link's secret.
+    ///   - lifetime: How long the link works.
+    ///   - capacity: The most links kept live at once.
+    ///   - unlessOneIsLive: Keep it only when no unused link is live (what a sign-in page asks
+    ///     for); decided in one step for every server.
     /// - Returns: Whether it was kept.
     func keepLink(id: String, digest: [UInt8], lifetime: Duration, capacity: Int,
                   unlessOneIsLive: Bool) async throws -> Bool
