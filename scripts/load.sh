@@ -80,7 +80,9 @@ trap cleanup EXIT
 export ASSETS_PICKER_DEMO_LIBRARY="$scratch/demo"
 if [ "$database" = postgres ]; then
   start_postgres_server "$scratch/postgres"
-  XDG_DATA_HOME="$scratch/index-data" XDG_CACHE_HOME="$scratch/index-cache" "$binary" index --json >/dev/null
+  # The demo library is made on first use; then indexed into the database, as the servers will find it.
+  XDG_DATA_HOME="$scratch/index-data" XDG_CACHE_HOME="$scratch/index-cache" "$binary" albums --backend folder --json >/dev/null
+  XDG_DATA_HOME="$scratch/index-data" XDG_CACHE_HOME="$scratch/index-cache" "$binary" index "$ASSETS_PICKER_DEMO_LIBRARY" --json >/dev/null
 else
   unset ASSETS_PICKER_DATABASE_URL
 fi
