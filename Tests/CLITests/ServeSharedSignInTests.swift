@@ -55,16 +55,8 @@ import TestSupport
     private static func get(port: Int, _ path: String, token: String? = nil) async throws -> (status: Int, setCookie: String?) {
         var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)\(path)")))
         if let token { request.setValue("assets_picker_person_\(port)=\(token)", forHTTPHeaderField: "Cookie") }
-        let (_, response) = try await session.data(for: request)
+        let (_, response) = try await URLSession.cookieless.data(for: request)
         let http = try #require(response as? HTTPURLResponse)
         return (http.statusCode, http.value(forHTTPHeaderField: "Set-Cookie"))
     }
-
-    private static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpCookieAcceptPolicy = .never
-        configuration.httpShouldSetCookies = false
-        configuration.httpCookieStorage = nil
-        return URLSession(configuration: configuration)
-    }()
 }

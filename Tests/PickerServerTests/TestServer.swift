@@ -154,19 +154,9 @@ final class TestServer: Sendable {
         }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = body
-        let (data, response) = try await Self.session.data(for: request)
+        let (data, response) = try await URLSession.cookieless.data(for: request)
         return HTTPAnswer(response: response as! HTTPURLResponse, body: data)
     }
-
-    /// A URL session that neither keeps nor sends cookies by itself: each request carries exactly
-    /// the credentials the test gives it.
-    private static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpCookieAcceptPolicy = .never
-        configuration.httpShouldSetCookies = false
-        configuration.httpCookieStorage = nil
-        return URLSession(configuration: configuration)
-    }()
 
     /// The person's side: the picker page's API of a session.
     func picker(_ session: PickingSession) -> PersonAtPicker {

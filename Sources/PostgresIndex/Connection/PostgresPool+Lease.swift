@@ -2,25 +2,29 @@ import Foundation
 import PostgresNIO
 
 extension PostgresPool {
-    /// How long a statement may wait for a connection: while the database restarts, postgres-nio's
+    /// How long a statement may wait for a connection once the database has been seen failing
+    /// (a connection refused or closed under a statement): while it restarts, postgres-nio's
     /// pool keeps a request waiting until its circuit breaker trips (a minute), so past this a
     /// request is answered as the database being unavailable for now (503 with `Retry-After`)
-    /// rather than hanging. A healthy pool lends one in milliseconds, even under load.
-    static let leaseDeadline: Duration = .seconds(5)
+    /// rather than hanging. A busy but healthy database gets no deadline: its requests wait
+    /// their turn, as the pool makes them.
+    static let failingLeaseDeadline: Duration = .seconds(2)
 
-    /// Runs `body` on a connection of the pool, or throws ``PostgresIndexError/unavailable(_:message:)``
-    /// when none is lent within ``leaseDeadline``.
+    /// Runs `body` on a connection of the pool; while the database is failing
+    /// (``isFailing``), throws ``PostgresIndexError/unavailable(_:message:)`` when none is lent
+    /// within ``failingLeaseDeadline``.
     ///
-    /// The pool lends the connection to a child task, which hands it over and holds it until
-    /// `body` is done; `body` itself runs here, so it needs not be `Sendable`. A lease that missed
-    /// its deadline is cancelled (the pool drops the request).
+    /// With a deadline the pool lends the connection to a child task, which hands it over and
+    /// holds it until `body` is done; `body` itself runs here, so it needs not be `Sendable`. A
+    /// lease that missed its deadline is cancelled (the pool drops the request).
     func leased<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        guard isFailing else { return try await client.withConnection(body) }
         let (connections, handOut) = AsyncThrowingStream.makeStream(of: PostgresConnection.self)
         let (released, release) = AsyncStream.makeStream(of: Never.self)
         let client = self.client, address = self.address
         let deadline = Task {
-            try await Task.sleep(for: Self.leaseDeadline)
-            handOut.finish(throwing: PostgresIndexError.unavailable(address, message: "no connection within \(Self.leaseDeadline)"))
+            try await Task.sleep(for: Self.failingLeaseDeadline)
+            handOut.finish(throwing: PostgresIndexError.unavailable(address, message: "no connection within \(Self.failingLeaseDeadline)"))
         }
         defer { deadline.cancel() }
         return try await withThrowingTaskGroup(of: Void.self) { group in

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// A PostgreSQL database: a pool of connections (postgres-nio's `PostgresClient`, run by a task
 /// of its own for as long as this value lives) and the three ways the stores use it — a
@@ -16,6 +17,8 @@ package final class PostgresPool: Sendable {
     let client: PostgresClient
     let logger: Logger
     private let running: Task<Void, Never>
+    /// See ``isFailing``.
+    private let failing = Mutex(false)
 
     /// The key of the advisory lock every write transaction takes.
     static let writeLock: Int64 = 0x4153_5345_5453_5049 // "ASSETSPI"
@@ -45,11 +48,19 @@ package final class PostgresPool: Sendable {
     /// Runs `body` on one connection, outside any transaction.
     package func withSession<Result: Sendable>(_ body: (PostgresSession) async throws -> Result) async throws -> Result {
         do {
-            return try await leased { connection in try await body(PostgresSession(connection: connection, logger: logger, address: address)) }
+            let result = try await leased { connection in try await body(PostgresSession(connection: connection, logger: logger, address: address)) }
+            failing.withLock { $0 = false }
+            return result
         } catch {
-            throw mapped(error)
+            let error = mapped(error)
+            if let failure = error as? PostgresIndexError, failure.retryAfterSeconds != nil { failing.withLock { $0 = true } }
+            throw error
         }
     }
+
+    /// Whether the last statement found the database unreachable or unavailable (and none has
+    /// succeeded since): new statements then wait at most ``failingLeaseDeadline`` for a connection.
+    var isFailing: Bool { failing.withLock { $0 } }
 
     /// Runs `body` in a read-only transaction that sees one snapshot of the database.
     package func read<Result: Sendable>(_ body: (PostgresSession) async throws -> Result) async throws -> Result {

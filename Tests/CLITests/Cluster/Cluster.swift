@@ -75,7 +75,7 @@ final class Cluster: Sendable {
             request.httpBody = try JSONSerialization.data(withJSONObject: json)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        let (data, response) = try await Self.session.data(for: request)
+        let (data, response) = try await URLSession.cookieless.data(for: request)
         return ClusterAnswer(response: response as! HTTPURLResponse, body: data)
     }
 
@@ -110,15 +110,6 @@ final class Cluster: Sendable {
         let answer = try await request("GET", pickerPath + "api/albums/smart%3Aall/assets?limit=500", cookie: cookie)
         return (answer.json["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
     }
-
-    /// A URL session that neither keeps nor sends cookies by itself.
-    private static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpCookieAcceptPolicy = .never
-        configuration.httpShouldSetCookies = false
-        configuration.httpCookieStorage = nil
-        return URLSession(configuration: configuration)
-    }()
 }
 
 /// What came back from a raw request.
