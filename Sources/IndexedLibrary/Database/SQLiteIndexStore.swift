@@ -62,9 +62,9 @@ struct SQLiteIndexStore: IndexStore {
     /// unfiltered counts (a folder has none), summed from `album_count` (schema v7).
     static func albumCollections(in db: Database) throws -> [AssetCollection] {
         try Row.fetchAll(db, sql: """
-            SELECT album.uuid, album.title, album.kind, parent.uuid AS parentUUID, counts.count
+            SELECT album.uuid, album.title, album.kind, parent.uuid AS parentUUID,
+                   (SELECT SUM(count) FROM album_count WHERE album_count.albumId = album.id) AS count
             FROM album LEFT JOIN album parent ON parent.id = album.parentId
-            LEFT JOIN (SELECT albumId, SUM(count) AS count FROM album_count GROUP BY albumId) AS counts ON counts.albumId = album.id
             ORDER BY album.parentId IS NOT NULL, album.parentId, album.position
             """).map { row in
             let isFolder = (row["kind"] as String) == "folder"
@@ -113,7 +113,9 @@ struct SQLiteIndexStore: IndexStore {
             var found: [UUID: AssetRecord] = [:]
             for start in stride(from: 0, to: uuids.count, by: 500) {
                 var rows = AssetRecord.filter(uuids[start..<min(uuids.count, start + 500)].contains(Column("uuid")))
-                if listedOnly { rows = rows.filter(Column("deletedAt") == nil) }
+                // `+` keeps SQLite on the `uuid` index: with statistics (ANALYZE) it chose a browse
+                // index for `deletedAt IS NULL` and read it whole per 500 UUIDs (1.8 s for 2,000 of 1,000,000).
+                if listedOnly { rows = rows.filter(sql: "+deletedAt IS NULL") }
                 for record in try rows.fetchAll(db) { found[record.uuid] = record }
             }
             return found

@@ -11,7 +11,8 @@ import PostgresNIO
 /// - every user album's count and key asset in one statement (a window over `album_asset` joined
 ///   to the visible assets), the albums themselves in another, their key rows in a third;
 /// - every directory in one statement: its counts (sums over its few `asset_count` rows) and its
-///   key asset, read by a lateral join from the directory's browse index.
+///   key asset, read by a lateral join from the directory's browse index (in the index's own
+///   order, its fixed columns named first, so each is one seek: see `PostgresAssetQuery`).
 ///
 /// Key assets are the oldest under the filter, ties broken by row id.
 enum PostgresAlbumSummaries {
@@ -91,7 +92,8 @@ enum PostgresAlbumSummaries {
             FROM directory LEFT JOIN LATERAL (
                 SELECT asset.* FROM asset
                 WHERE asset.directoryId = directory.id AND \(PostgresAssetQuery.visible)\(mediaCondition(filter))
-                ORDER BY asset.creationDate, asset.id LIMIT 1
+                ORDER BY asset.directoryId, asset.deletedAt, asset.isHidden\(filter == .all ? "" : ", asset.mediaType"), asset.creationDate, asset.id
+                LIMIT 1
             ) AS key ON true
             ORDER BY directory.relativePath COLLATE "C"
             """))

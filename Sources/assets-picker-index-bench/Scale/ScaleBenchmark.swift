@@ -71,7 +71,7 @@ struct ScaleBenchmark {
         let all = SmartAlbum.all.collectionIdentifier
         let collections = try await indexed.collections()
         let total = collections.first { $0.id == all }?.estimatedAssetCount ?? 0
-        let position = min(500_000, total / 2)
+        let position = min(500_000, max(0, total - 120))
         let months = collections.filter { $0.kind == .directory && $0.title.contains("Camera") }
         // A month five years back: its folder holds that month's captures.
         let month = months.sorted { $0.title < $1.title }.dropLast(60).last ?? months[0]
