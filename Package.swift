@@ -161,7 +161,7 @@ let package = Package(
         .executableTarget(
             name: "assets-picker-index-bench",
             dependencies: ["AssetsKit", "ImageMetadata", "SyntheticMedia", "IndexedLibrary", "LibraryOpening", "PostgresIndex",
-                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio")]
+                           "PostgresSessions", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio")]
         ),
         // Finds the shared test corpus and reads its manifest, holds renders; used by tests only.
         .target(name: "TestSupport", dependencies: ["AssetsKit", "ImagePipeline", "ProcessRunning"], path: "Tests/Support"),

@@ -22,6 +22,8 @@ package struct PostgresIndexStore: IndexStore {
     let previewPlace: String
     /// The latest change token, followed for ``liveChanges()``.
     let watch: PostgresChangeWatch
+    /// The user albums and their album-list rows as last read, while the index has not changed.
+    let albumList = AlbumListMemo()
 
     /// Opens the index in `database` for the library at `root` (its place: a folder's path or
     /// `s3://BUCKET/PREFIX`), migrating it to the current schema and recording the root.
@@ -80,13 +82,14 @@ package struct PostgresIndexStore: IndexStore {
 
     package func collections(libraryName: String, recentlyAddedSince since: Date) async throws -> [AssetCollection] {
         try await database.read { session in
-            try await PostgresCollections.collections(libraryName: libraryName, recentlyAddedSince: since, in: session)
+            try await PostgresCollections.collections(libraryName: libraryName, recentlyAddedSince: since, albumList: albumList, in: session)
         }
     }
 
     package func albumSummaries(libraryName: String, filter: MediaFilter, recentlyAddedSince since: Date) async throws -> [AlbumSummary] {
         try await database.read { session in
-            try await PostgresAlbumSummaries.summaries(libraryName: libraryName, filter: filter, recentlyAddedSince: since, in: session)
+            try await PostgresAlbumSummaries.summaries(libraryName: libraryName, filter: filter, recentlyAddedSince: since,
+                                                       albumList: albumList, in: session)
         }
     }
 

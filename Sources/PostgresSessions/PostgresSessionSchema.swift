@@ -11,7 +11,7 @@ import PostgresNIO
 /// counter), no asset twice (the primary key), never more than `max_items`. Times are the
 /// database's (`now()`), so expiry has one clock whichever server checks it. Sign-ins keep a
 /// SHA-256 digest of each secret, never the secret. Never edit a shipped migration: add the next one.
-enum PostgresSessionSchema {
+package enum PostgresSessionSchema {
     /// The channel a committed change to a session notifies, with `"<id> <version>"`.
     static let sessionsChannel = "assets_picker_sessions"
 
@@ -24,7 +24,7 @@ enum PostgresSessionSchema {
 
     /// Brings the database's session tables to the current version.
     /// - Throws: ``PostgresIndexError/newerSchema(_:version:known:)`` for tables a newer program migrated.
-    static func migrate(_ database: PostgresPool) async throws {
+    package static func migrate(_ database: PostgresPool) async throws {
         try await database.transaction { session in
             try await session.execute("SELECT pg_advisory_xact_lock(\(createLock))")
             try await session.execute("CREATE TABLE IF NOT EXISTS picker_state_version (version bigint NOT NULL)")

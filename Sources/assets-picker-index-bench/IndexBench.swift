@@ -22,7 +22,8 @@ import LibraryOpening
 ///   (20,000) user albums in SQLite and, given `--database postgresql://…` (or
 ///   `ASSETS_PICKER_DATABASE_URL`), in that PostgreSQL database (which it fills: give it an
 ///   empty one), each read `--runs` (21) times; `scripts/bench-scale.sh` starts a PostgreSQL of
-///   its own for it.
+///   its own for it. With `--workdir`, the generated library stays there (and in the database)
+///   and a later run of the same size reads it again instead of generating it (two minutes at 1M).
 ///
 /// Usage: `assets-picker-index-bench [--only browse|scan|index|library|scale] [--corpus PATH] [--files N]
 /// [--folders N] [--large N] [--assets N] [--layouts N,N] [--timeout SECONDS] [--workdir PATH] [--binary PATH]
@@ -44,8 +45,12 @@ struct IndexBench {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         if arguments.only == .scale {
-            let library = ScaleLibrary(assets: arguments.assets ?? 1_000_000, folders: arguments.directories, albums: arguments.albums, now: Date())
-            print(try await ScaleBenchmark(work: work, library: library, postgres: arguments.database, runs: arguments.runs).run())
+            // With --workdir, the generated library is kept there and read again by the next run of the same size.
+            let kept = arguments.workdirGiven ? arguments.workdir : nil
+            let library = try ScaleLibrary(assets: arguments.assets ?? 1_000_000, folders: arguments.directories, albums: arguments.albums,
+                                           keptIn: kept)
+            print(try await ScaleBenchmark(work: kept ?? work, library: library, postgres: arguments.database, runs: arguments.runs,
+                                           reuse: kept != nil).run())
             return
         }
         var table = ResultTable()
@@ -86,6 +91,8 @@ struct BenchArguments {
     var layouts = [2_000, 20]
     var timeout = 120.0
     var workdir = FileManager.default.temporaryDirectory.appendingPathComponent("assets-picker-library-bench", isDirectory: true)
+    /// Whether `--workdir` was given (the `scale` part then keeps its generated library there).
+    var workdirGiven = false
     var binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         .appendingPathComponent("assets-picker")
     /// Set in a child of the `library` part: the scenario to run, on which library and index.
@@ -134,7 +141,9 @@ struct BenchArguments {
                 layouts = value.split(separator: ",").compactMap { Int($0) }
                 if layouts.isEmpty { Self.fail("--layouts takes folder counts such as 2000,20; got '\(value)'") }
             case "--timeout": timeout = number()
-            case "--workdir": workdir = URL(fileURLWithPath: value, isDirectory: true)
+            case "--workdir":
+                workdir = URL(fileURLWithPath: value, isDirectory: true)
+                workdirGiven = true
             case "--binary": binary = URL(fileURLWithPath: value)
             case "--scenario":
                 guard let backend = LibraryBackend(rawValue: value) else { Self.fail("--scenario takes a backend; got '\(value)'") }

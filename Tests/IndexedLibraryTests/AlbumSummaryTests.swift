@@ -125,7 +125,8 @@ struct AlbumSummaryTests {
             let summaries = try await library.database.pool.read { db in
                 db.trace(options: .statement) { _ in executed.withLock { $0 += 1 } }
                 defer { db.trace(options: .statement, nil) }
-                return try AlbumSummaryQuery.summaries(libraryName: "library", filter: .photo, recentlyAddedSince: .distantPast, in: db)
+                return try AlbumSummaryQuery.summaries(libraryName: "library", filter: .photo, recentlyAddedSince: .distantPast,
+                                                       albumList: AlbumListMemo(), in: db)
             }
             #expect(summaries.filter { $0.collection.kind == .directory && $0.keyAsset != nil }.count == folders)
             #expect(summaries.filter { $0.collection.kind == .album && $0.count == 3 }.count == folders / 2)

@@ -17,19 +17,27 @@ import GRDB
 /// - the key assets of the albums, fetched by row id in one statement.
 ///
 /// Key assets are the oldest under the filter, ties broken by row id, exactly as a page of one
-/// asset sorted oldest first is.
+/// asset sorted oldest first is. The user albums' rows are read again only when the index has
+/// changed since `albumList` kept them (``AlbumListMemo``).
 enum AlbumSummaryQuery {
-    static func summaries(libraryName: String, filter: MediaFilter, recentlyAddedSince since: Date,
+    static func summaries(libraryName: String, filter: MediaFilter, recentlyAddedSince since: Date, albumList: AlbumListMemo,
                           in db: Database) throws -> [AlbumSummary] {
         var summaries = try SmartAlbumSummaries.summaries(filter: filter, recentlyAddedSince: since, in: db)
-        summaries += try albumSummaries(filter: filter, in: db)
+        let token = try SQLiteIndexStore.latestToken(db)
+        if let albums = albumList.summaries(filter, at: token) {
+            summaries += albums
+        } else {
+            let albums = try albumSummaries(filter: filter, albumList: albumList, in: db)
+            albumList.keep(summaries: albums, filter: filter, at: token)
+            summaries += albums
+        }
         summaries += try directorySummaries(libraryName: libraryName, filter: filter, in: db)
         return summaries
     }
 
-    /// The user albums and folders, in the order ``SQLiteIndexStore/collections(libraryName:recentlyAddedSince:in:)`` lists them.
-    private static func albumSummaries(filter: MediaFilter, in db: Database) throws -> [AlbumSummary] {
-        let collections = try SQLiteIndexStore.albumCollections(in: db)
+    /// The user albums and folders, in the order ``SQLiteIndexStore/collections(libraryName:recentlyAddedSince:albumList:in:)`` lists them.
+    private static func albumSummaries(filter: MediaFilter, albumList: AlbumListMemo, in db: Database) throws -> [AlbumSummary] {
+        let collections = try SQLiteIndexStore.albumCollections(albumList, in: db)
         guard !collections.isEmpty else { return [] }
         var keyIDs: [CollectionIdentifier: Int64] = [:]
         var counts: [CollectionIdentifier: Int] = [:]

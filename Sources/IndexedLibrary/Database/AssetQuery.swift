@@ -21,6 +21,10 @@ struct AssetQuery: Sendable {
 
     private static let visible = "asset.deletedAt IS NULL AND asset.isHidden = 0"
     private static let addedSince = "asset.addedAt >= ?"
+    /// In Recently Deleted: a deletion time, written as a range so that SQLite reads the few
+    /// deleted rows from an index (`deletedAt IS NOT NULL` alone, with statistics, read all of
+    /// `asset`: 96 ms for the trash's oldest of 1,000,000).
+    private static let deleted = "asset.deletedAt > -1e300"
     /// The filter of the query, for ``preferTimeline(count:in:)``.
     private var filter: MediaFilter = .all
 
@@ -52,7 +56,7 @@ struct AssetQuery: Sendable {
             conditions = [Self.visible, Self.addedSince]
             arguments = [recentlyAddedSince.timeIntervalSince1970.databaseValue]
         case .smart(.recentlyDeleted):
-            conditions = ["asset.deletedAt IS NOT NULL"]
+            conditions = [Self.deleted]
         case .album(let uuid):
             guard let albumID = try Int64.fetchOne(db, sql: "SELECT id FROM album WHERE uuid = ?", arguments: [uuid]) else {
                 throw LibraryError.collectionNotFound(collection.rawValue)

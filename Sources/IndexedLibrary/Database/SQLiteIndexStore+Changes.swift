@@ -59,7 +59,7 @@ extension SQLiteIndexStore {
     static let otherProcessesPollInterval = Duration.seconds(1)
 
     /// The token of the latest change recorded.
-    private static func latestToken(_ db: Database) throws -> Int64 {
+    static func latestToken(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db, sql: "SELECT MAX(token) FROM change") ?? 0
     }
 

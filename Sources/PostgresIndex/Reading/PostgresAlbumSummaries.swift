@@ -14,12 +14,20 @@ import PostgresNIO
 ///   key asset, read by a lateral join from the directory's browse index (in the index's own
 ///   order, its fixed columns named first, so each is one seek: see `PostgresAssetQuery`).
 ///
-/// Key assets are the oldest under the filter, ties broken by row id.
+/// Key assets are the oldest under the filter, ties broken by row id. The user albums' rows are
+/// read again only when the index has changed since `albumList` kept them (``AlbumListMemo``).
 enum PostgresAlbumSummaries {
-    static func summaries(libraryName: String, filter: MediaFilter, recentlyAddedSince since: Date,
+    static func summaries(libraryName: String, filter: MediaFilter, recentlyAddedSince since: Date, albumList: AlbumListMemo,
                           in session: PostgresSession) async throws -> [AlbumSummary] {
         var summaries = try await smartSummaries(filter: filter, recentlyAddedSince: since, in: session)
-        summaries += try await albumSummaries(filter: filter, in: session)
+        let token = try await PostgresIndexStore.latestToken(session)
+        if let albums = albumList.summaries(filter, at: token) {
+            summaries += albums
+        } else {
+            let albums = try await albumSummaries(filter: filter, albumList: albumList, in: session)
+            albumList.keep(summaries: albums, filter: filter, at: token)
+            summaries += albums
+        }
         summaries += try await directorySummaries(libraryName: libraryName, filter: filter, in: session)
         return summaries
     }
@@ -50,8 +58,8 @@ enum PostgresAlbumSummaries {
     }
 
     /// The user albums and folders, in the order the collections list them.
-    private static func albumSummaries(filter: MediaFilter, in session: PostgresSession) async throws -> [AlbumSummary] {
-        let collections = try await PostgresCollections.albumCollections(in: session)
+    private static func albumSummaries(filter: MediaFilter, albumList: AlbumListMemo, in session: PostgresSession) async throws -> [AlbumSummary] {
+        let collections = try await PostgresCollections.albumCollections(albumList, in: session)
         guard !collections.isEmpty else { return [] }
         var keyIDs: [CollectionIdentifier: Int64] = [:]
         var counts: [CollectionIdentifier: Int] = [:]

@@ -4,9 +4,11 @@ import IndexedLibrary
 import PostgresNIO
 
 /// The collections as the library lists them (smart albums, user albums and folders, then
-/// every directory by path), with exact counts, read in one snapshot.
+/// every directory by path), with exact counts, read in one snapshot; the user albums from an
+/// ``AlbumListMemo`` while the index has not changed.
 enum PostgresCollections {
-    static func collections(libraryName: String, recentlyAddedSince since: Date, in session: PostgresSession) async throws -> [AssetCollection] {
+    static func collections(libraryName: String, recentlyAddedSince since: Date, albumList: AlbumListMemo,
+                            in session: PostgresSession) async throws -> [AssetCollection] {
         let visible = try await VisibleCounts(in: session)
         var collections: [AssetCollection] = []
         for smart in SmartAlbum.allCases {
@@ -19,7 +21,7 @@ enum PostgresCollections {
             }
             collections.append(smart.collection(count: count))
         }
-        collections += try await albumCollections(in: session)
+        collections += try await albumCollections(albumList, in: session)
         for row in try await session.rows("""
             SELECT directory.uuid, directory.relativePath,
                    (SELECT COALESCE(SUM(count), 0)::bigint FROM asset_count WHERE asset_count.directoryId = directory.id)
@@ -31,19 +33,43 @@ enum PostgresCollections {
         return collections
     }
 
+    /// The user albums and folders (``albumCollections(in:)``): those `albumList` keeps when
+    /// they were read at the index's latest change token, else read and kept.
+    static func albumCollections(_ albumList: AlbumListMemo, in session: PostgresSession) async throws -> [AssetCollection] {
+        let token = try await PostgresIndexStore.latestToken(session)
+        if let albums = albumList.albums(at: token) { return albums }
+        let albums = try await albumCollections(in: session)
+        albumList.keep(albums: albums, at: token)
+        return albums
+    }
+
     /// The user albums and folders, top level first, each level by position, with their
     /// unfiltered counts (a folder has none), summed from `album_count`.
+    ///
+    /// Two rows of column arrays, one of `album` and one of `album_count`, ordered, joined and
+    /// summed here: at 20,000 albums a row each cost 60 ms in decoding alone, and ordering and
+    /// summing them in the database, as one row of sorted arrays, 48 ms of the server's time.
     static func albumCollections(in session: PostgresSession) async throws -> [AssetCollection] {
-        try await session.rows("""
-            SELECT album.uuid, album.title, album.kind, parent.uuid, COALESCE(counts.count, 0)::bigint
-            FROM album LEFT JOIN album parent ON parent.id = album.parentId
-            LEFT JOIN (SELECT albumId, SUM(count) AS count FROM album_count GROUP BY albumId) AS counts ON counts.albumId = album.id
-            ORDER BY album.parentId IS NOT NULL, album.parentId, album.position
-            """).map { row in
-            let (uuid, title, kind, parent, count) = try row.decode((UUID, String, String, UUID?, Int).self)
-            let isFolder = kind == "folder"
-            return AssetCollection(id: CollectionID.album(uuid), title: title, kind: isFolder ? .folder : .album,
-                                   estimatedAssetCount: isFolder ? nil : count, parentID: parent.map(CollectionID.album))
+        guard let albums = try await session.rows("""
+            SELECT array_agg(id), array_agg(uuid), array_agg(title), array_agg(kind = 'folder'), array_agg(COALESCE(parentId, 0)),
+                   array_agg(position)
+            FROM album HAVING COUNT(*) > 0
+            """).first else { return [] }
+        let (ids, uuids, titles, folders, parents, positions) = try albums.decode(([Int64], [UUID], [String], [Bool], [Int64], [Int64]).self)
+        var counts: [Int64: Int] = [:]
+        if let row = try await session.rows("SELECT array_agg(albumId), array_agg(count) FROM album_count HAVING COUNT(*) > 0").first {
+            let (albumIDs, albumCounts) = try row.decode(([Int64], [Int]).self)
+            counts.reserveCapacity(ids.count)
+            for (id, count) in zip(albumIDs, albumCounts) { counts[id, default: 0] += count }
+        }
+        let identifiers: [CollectionIdentifier] = uuids.map { uuid in CollectionID.album(uuid) }
+        let byRowID = Dictionary(uniqueKeysWithValues: zip(ids, identifiers))
+        // Top level (no parent, 0) first, then by parent's row id, each level by position.
+        let order = ids.indices.sorted { (parents[$0], positions[$0]) < (parents[$1], positions[$1]) }
+        return order.map { index in
+            let isFolder = folders[index]
+            return AssetCollection(id: identifiers[index], title: titles[index], kind: isFolder ? .folder : .album,
+                                   estimatedAssetCount: isFolder ? nil : counts[ids[index], default: 0], parentID: byRowID[parents[index]])
         }
     }
 }

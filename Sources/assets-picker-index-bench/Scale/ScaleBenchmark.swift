@@ -3,6 +3,7 @@ import Foundation
 import IndexedLibrary
 import PostgresIndex
 import PostgresNIO
+import Synchronization
 
 /// Issue 30's scale figures: the ``ScaleLibrary`` (by default 1,000,000 assets, 2,000 folders,
 /// 20,000 user albums) generated into a SQLite index and into a PostgreSQL database, then the
@@ -16,6 +17,9 @@ struct ScaleBenchmark {
     /// The PostgreSQL database to fill (emptied first), or `nil` for SQLite alone.
     let postgres: String?
     let runs: Int
+    /// Whether a library generated into `work` (and the database) by an earlier run with the same
+    /// ``ScaleLibrary/marker`` is read again instead of generated.
+    var reuse = false
     let picks = 2_000
 
     /// One engine's figures: timings by metric, and what its generation took.
@@ -33,9 +37,19 @@ struct ScaleBenchmark {
 
         let databaseURL = work.appendingPathComponent("scale-index/library.sqlite")
         try FileManager.default.createDirectory(at: databaseURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-        Log.stage("generating \(library.assets) assets, \(library.albums) albums into SQLite")
+        let markerURL = work.appendingPathComponent(ScaleLibrary.markerName)
+        let kept = reuse && (try? String(contentsOf: markerURL, encoding: .utf8)) == library.marker
+        if !kept {
+            try? FileManager.default.removeItem(at: markerURL)
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: databaseURL.path + suffix) }
+        }
         var sqlite = EngineFigures()
-        sqlite.generation = try await Measure.milliseconds { try ScaleSQLite.write(library, root: root, databaseURL: databaseURL) }
+        if kept {
+            Log.stage("reading the SQLite index kept in \(work.path)")
+        } else {
+            Log.stage("generating \(library.assets) assets, \(library.albums) albums into SQLite")
+            sqlite.generation = try await Measure.milliseconds { try ScaleSQLite.write(library, root: root, databaseURL: databaseURL) }
+        }
         sqlite.bytes = ScaleSQLite.size(of: databaseURL)
         let sqliteLibrary = try IndexedLibrary(root: root, databaseURL: databaseURL, now: { Date(timeIntervalSince1970: library.now) })
         try await measure(sqliteLibrary, pickedInOrder: nil, into: &sqlite, metrics: &metrics)
@@ -43,10 +57,15 @@ struct ScaleBenchmark {
 
         if let postgres {
             let database = try await PostgresPool(address: try PostgresAddress(url: postgres))
-            Log.stage("generating \(library.assets) assets, \(library.albums) albums into PostgreSQL")
             var figures = EngineFigures()
-            figures.generation = try await Measure.milliseconds {
-                try await ScalePostgres.write(library, database: database, root: root.standardizedFileURL.path, picks: library.picks(picks))
+            if kept, try await ScalePostgres.marker(in: database) == library.marker {
+                Log.stage("reading the PostgreSQL index kept in the database")
+            } else {
+                Log.stage("generating \(library.assets) assets, \(library.albums) albums into PostgreSQL")
+                figures.generation = try await Measure.milliseconds {
+                    try await ScalePostgres.write(library, database: database, root: root.standardizedFileURL.path, picks: library.picks(picks))
+                }
+                try await ScalePostgres.keep(marker: library.marker, in: database)
             }
             figures.bytes = try await ScalePostgres.size(of: database)
             let local = work.appendingPathComponent("pg-local/library.sqlite")
@@ -57,6 +76,7 @@ struct ScaleBenchmark {
             try await measure(postgresLibrary, pickedInOrder: { try await ScalePostgres.pickedAssets(in: database) }, into: &figures, metrics: &metrics)
             engines.append(("PostgreSQL", figures))
         }
+        if reuse { try library.marker.write(to: markerURL, atomically: true, encoding: .utf8) }
         var memberships = 0
         library.albumMembers { _, members in memberships += members.count }
         let heading = "library: \(library.assets) assets, \(library.directories.count) folders, \(library.albums) albums with "
@@ -79,38 +99,55 @@ struct ScaleBenchmark {
         let albums = collections.filter { $0.kind == .album }.count
         let folders = collections.filter { $0.kind == .directory }.count
 
-        var steps: [(String, () async throws -> Void)] = [
-            ("album list: collections() with exact counts (\(collections.count): \(albums) albums, \(folders) folders)", {
+        // A change before a run makes the album list read again (``AlbumListMemo``): the newest
+        // asset's favourite flag, turned back and forth.
+        let newest = try await indexed.assets(in: all, options: FetchOptions(limit: 1)).assets(in: 0..<1)[0]
+        let favourite = Mutex(newest.isFavorite)
+        let change: @Sendable () async throws -> Void = {
+            let flag = favourite.withLock { flag in
+                flag.toggle()
+                return flag
+            }
+            _ = try await indexed.performChanges([.setFavorite([newest.id], flag)])
+        }
+        var steps: [(String, (@Sendable () async throws -> Void)?, () async throws -> Void)] = [
+            ("album list: collections() with exact counts (\(collections.count): \(albums) albums, \(folders) folders), after a change", change, {
                 _ = try await indexed.collections()
             }),
-            ("album list with key assets: albumSummaries(filter: .all)", {
+            ("album list: collections(), the index unchanged since the last read", nil, {
+                _ = try await indexed.collections()
+            }),
+            ("album list with key assets: albumSummaries(filter: .all), after a change", change, {
                 _ = try await indexed.albumSummaries(filter: .all)
             }),
-            ("newest 60 of All Photos (\(total) assets): fetch + page", {
+            ("album list with key assets: albumSummaries(filter: .all), unchanged", nil, {
+                _ = try await indexed.albumSummaries(filter: .all)
+            }),
+            ("newest 60 of All Photos (\(total) assets): fetch + page", nil, {
                 _ = try await indexed.assets(in: all, options: FetchOptions(limit: 60)).assets(in: 0..<60)
             }),
-            ("jump to position \(position): fetch + page of 60", {
+            ("jump to position \(position): fetch + page of 60", nil, {
                 _ = try await indexed.assets(in: all, options: FetchOptions()).assets(in: position..<(position + 60))
             }),
-            ("keyset page of 60 after position \(position + 60) (page after a jump)", {}),
-            ("a month's folder (\(month.estimatedAssetCount ?? 0) assets): fetch + newest 60 + oldest 60", {
+            ("keyset page of 60 after position \(position + 60) (page after a jump)", nil, {}),
+            ("a month's folder (\(month.estimatedAssetCount ?? 0) assets): fetch + newest 60 + oldest 60", nil, {
                 let fetch = try await indexed.assets(in: month.id, options: FetchOptions())
                 _ = try await fetch.assets(in: 0..<min(60, fetch.count))
                 _ = try await fetch.assets(in: max(0, fetch.count - 60)..<fetch.count)
             }),
-            ("Recently Added: fetch + newest 60", {
+            ("Recently Added: fetch + newest 60", nil, {
                 _ = try await indexed.assets(in: SmartAlbum.recentlyAdded.collectionIdentifier, options: FetchOptions(limit: 60)).assets(in: 0..<60)
             }),
-            ("a session's \(picked.count) picks by identifier: assets(withIdentifiers:)", {
+            ("a session's \(picked.count) picks by identifier: assets(withIdentifiers:)", nil, {
                 _ = try await indexed.assets(withIdentifiers: picked)
             }),
         ]
         if let pickedInOrder {
-            steps.append(("a session's picks in pick order: picker_pick ⋈ asset, one statement", { _ = try await pickedInOrder() }))
+            steps.append(("a session's picks in pick order: picker_pick ⋈ asset, one statement", nil, { _ = try await pickedInOrder() }))
         } else {
-            steps.append(("a session's picks in pick order: picker_pick ⋈ asset, one statement", {}))
+            steps.append(("a session's picks in pick order: picker_pick ⋈ asset, one statement", nil, {}))
         }
-        for (metric, work) in steps {
+        for (metric, prepare, work) in steps {
             if !metrics.contains(metric) { metrics.append(metric) }
             if metric.hasPrefix("keyset page") {
                 // Each run jumps (untimed), then times the page that continues where the jump ended.
@@ -127,7 +164,10 @@ struct ScaleBenchmark {
             Log.stage(metric)
             try await work()
             var times: [Double] = []
-            for _ in 0..<runs { times.append(try await Measure.milliseconds(work)) }
+            for _ in 0..<runs {
+                try await prepare?()
+                times.append(try await Measure.milliseconds(work))
+            }
             figures.timings[metric] = times
         }
     }
@@ -146,7 +186,8 @@ struct ScaleBenchmark {
             rows.append([metric] + engines.map { cell($0.figures.timings[metric]) } + ["≤ 30 on PostgreSQL",
                          p95.map { $0 <= 30 ? "pass" : "FAIL" } ?? "-"])
         }
-        rows.append(["generation (s)"] + engines.map { String(format: "%.1f", $0.figures.generation / 1000) } + ["-", "-"])
+        rows.append(["generation (s)"] + engines.map { $0.figures.generation == 0 ? "kept" : String(format: "%.1f", $0.figures.generation / 1000) }
+                    + ["-", "-"])
         rows.append(["database size (MB)"] + engines.map { String(format: "%.0f", Double($0.figures.bytes) / 1_000_000) } + ["-", "-"])
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.enumerated().map { index, row in

@@ -26,6 +26,23 @@ struct ScaleLibrary: Sendable {
         self.now = now.timeIntervalSince1970.rounded(.down)
     }
 
+    /// The library of this size kept in `folder` by an earlier run (its ``marker`` file), so that
+    /// it is the same library down to its present; else a new one whose present is now.
+    init(assets: Int, folders: Int, albums: Int, keptIn folder: URL?) throws {
+        self.init(assets: assets, folders: folders, albums: albums, now: Date())
+        guard let folder, let text = try? String(contentsOf: folder.appendingPathComponent(Self.markerName), encoding: .utf8) else { return }
+        let kept = text.split(separator: " ").compactMap { Double($0) }
+        if kept.count == 4, kept[0] == Double(assets), kept[1] == Double(folders), kept[2] == Double(albums) {
+            self.init(assets: assets, folders: folders, albums: albums, now: Date(timeIntervalSince1970: kept[3]))
+        }
+    }
+
+    /// What a kept library is recognised by: its size and its present.
+    var marker: String { "\(assets) \(folders) \(albums) \(Int64(now))" }
+
+    /// The file in a work folder that holds the ``marker`` of the library generated there.
+    static let markerName = "scale-library.txt"
+
     /// One row of `asset`, as the scanner would write it.
     struct Asset {
         var id: Int64

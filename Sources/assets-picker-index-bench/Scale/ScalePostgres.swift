@@ -1,45 +1,14 @@
 import Foundation
 import PostgresIndex
 import PostgresNIO
+import PostgresSessions
 
 /// The scale library written into a PostgreSQL index: the schema from opening a
 /// ``PostgresIndexStore`` (every migration and trigger the scanner's writes meet), then the
 /// rows in batches of 10,000, each one `INSERT … SELECT FROM unnest(…)` of column arrays;
-/// then a picker session with its picks in `picker_pick`, and `VACUUM ANALYZE` (what autovacuum
+/// then a picker session with its picks in the session store's tables (`PostgresSessionSchema`), and `VACUUM ANALYZE` (what autovacuum
 /// does to a table that stopped changing, so index-only scans can skip the heap).
 enum ScalePostgres {
-    /// The picker servers' session tables as `PostgresSessionSchema` version 1 declares them
-    /// (only those columns the picks need read are filled).
-    static let sessionTables = """
-        CREATE TABLE IF NOT EXISTS picker_session (
-            id text PRIMARY KEY,
-            picker_token text NOT NULL,
-            max_items integer NOT NULL,
-            media_filter text NOT NULL,
-            pick_order text NOT NULL,
-            own boolean NOT NULL,
-            state text NOT NULL DEFAULT 'picking',
-            create_time timestamptz NOT NULL,
-            expire_time timestamptz NOT NULL,
-            forget_time timestamptz NOT NULL,
-            pending_preselection text[],
-            dropped_preselected text[] NOT NULL DEFAULT '{}',
-            next_position bigint NOT NULL DEFAULT 0,
-            base_url_expiry bigint,
-            version bigint NOT NULL DEFAULT 0
-        );
-        CREATE TABLE IF NOT EXISTS picker_pick (
-            session_id text NOT NULL REFERENCES picker_session (id) ON DELETE CASCADE,
-            asset_uuid uuid NOT NULL,
-            position bigint NOT NULL,
-            media_type smallint NOT NULL,
-            byte_size bigint NOT NULL,
-            creation_date double precision,
-            PRIMARY KEY (session_id, asset_uuid)
-        );
-        CREATE UNIQUE INDEX IF NOT EXISTS picker_pick_order ON picker_pick (session_id, position);
-        """
-
     /// The session the picks belong to.
     static let sessionID = "scale-bench"
 
@@ -87,15 +56,15 @@ enum ScalePostgres {
                     """)
             }
         }
+        try await PostgresSessionSchema.migrate(database)
         try await database.write { session in
-            for statement in PostgresSchema.statements(of: sessionTables) { try await session.execute(PostgresQuery(unsafeSQL: statement)) }
             try await session.execute("""
                 INSERT INTO picker_session (id, picker_token, max_items, media_filter, pick_order, own, create_time, expire_time, forget_time, next_position)
                 VALUES (\(sessionID), 'token', \(picks.count + 1), 'all', 'pick', false, now(), now() + interval '1 hour', now() + interval '1 day', \(picks.count))
                 """)
             try await session.execute("""
-                INSERT INTO picker_pick (session_id, asset_uuid, position, media_type, byte_size, creation_date)
-                SELECT \(sessionID), asset.uuid, picked.position, asset.mediaType, asset.byteSize, asset.creationDate
+                INSERT INTO picker_pick (session_id, asset_uuid, position, media_type, byte_size, creation_date, filename)
+                SELECT \(sessionID), asset.uuid, picked.position, asset.mediaType, asset.byteSize, asset.creationDate, asset.filename
                 FROM unnest(\(picks)::uuid[]) WITH ORDINALITY AS picked(uuid, position) JOIN asset ON asset.uuid = picked.uuid
                 """)
             try await session.execute("SELECT setval(pg_get_serial_sequence('asset', 'id'), (SELECT MAX(id) FROM asset))")
@@ -121,6 +90,23 @@ enum ScalePostgres {
                 AS row(id, uuid, relativePath, directoryId, filename, mediaType, pixelWidth, pixelHeight, creationDate,
                        byteSize, duration, format, isFavorite, isHidden, deletedAt, addedAt)
             """)
+    }
+
+    /// The ``ScaleLibrary/marker`` of the library written into this database, or `nil`.
+    static func marker(in database: PostgresPool) async throws -> String? {
+        try await database.withSession { session in
+            guard try await session.value("SELECT to_regclass('scale_library') IS NOT NULL", as: Bool.self) == true else { return nil }
+            return try await session.value("SELECT marker FROM scale_library", as: String.self)
+        }
+    }
+
+    /// Records that the library of `marker` is written.
+    static func keep(marker: String, in database: PostgresPool) async throws {
+        try await database.write { session in
+            try await session.execute("CREATE TABLE IF NOT EXISTS scale_library (marker text NOT NULL)")
+            try await session.execute("DELETE FROM scale_library")
+            try await session.execute("INSERT INTO scale_library (marker) VALUES (\(marker))")
+        }
     }
 
     /// The database's bytes on disk (`pg_database_size`).
