@@ -92,7 +92,7 @@ upstream_ports=()
 for index in $(seq 1 "$servers"); do
   # Each server keeps its previews and fetched originals in a folder of its own, as on a machine of its own.
   XDG_DATA_HOME="$run/server-$index/data" XDG_CACHE_HOME="$run/server-$index/cache" \
-    "$binary" serve --library "$library" --port 0 --json --public-url "http://127.0.0.1:$port/" --log-level warning \
+    "$binary" serve --library "$library" --port 0 --json --public-url "http://127.0.0.1:$port/" --trusted-proxy 127.0.0.1 --log-level warning \
     >"$run/server-$index.out" 2>"$run/server-$index.log" &
   server_pids+=($!)
 done

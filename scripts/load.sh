@@ -92,7 +92,7 @@ front_port=""
 public=()
 if [ "$servers" -gt 1 ]; then
   front_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  public=(--public-url "http://127.0.0.1:$front_port/")
+  public=(--public-url "http://127.0.0.1:$front_port/" --trusted-proxy 127.0.0.1)
 fi
 for index in $(seq 1 "$servers"); do
   XDG_DATA_HOME="$scratch/server-$index/data" XDG_CACHE_HOME="$scratch/server-$index/cache" \

@@ -122,7 +122,7 @@ public struct LibraryOpener: Sendable {
     /// The index in the PostgreSQL database at `address` of the library at `place`, recording
     /// the previews of this machine's folder beside `localURL`.
     private func postgresStore(_ address: PostgresAddress, place: String, beside localURL: URL) async throws -> PostgresIndexStore {
-        try await PostgresIndexStore(database: try await PostgresPool(address: address), root: place,
+        try await PostgresIndexStore(database: try await PostgresPool.shared(at: address), root: place,
                                      previewPlace: PreviewStore(besideIndexAt: localURL).placeKey)
     }
 

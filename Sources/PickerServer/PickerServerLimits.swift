@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// What a picker server grants one connection, one address and one upload, so that idle or
 /// slow connections and large uploads cost little. Each refusal is one clear line.
@@ -17,7 +18,21 @@ public struct PickerServerLimits: Sendable {
     /// (only time it waits counts), so a body trickled in cannot hold a connection for long.
     public var minimumBodyRate = 1_024
     /// Connections one client address may hold open at once; one more is answered 503 and closed.
+    /// A trusted proxy's connections (``trustedProxies``) are counted in all, not per address:
+    /// the proxy carries every client's requests and holds each client to a limit of its own.
     public var connectionsPerAddress = 128
+    /// The addresses of proxies in front of the server (nginx at one address over several
+    /// servers): for a request that comes from one of them, the client's address — what the
+    /// sign-in throttle counts refusals by — is the one the proxy put in `X-Real-IP`. From any
+    /// other peer the header is ignored, so a client cannot name an address of its choosing.
+    /// Empty (the default): no proxy is trusted.
+    public var trustedProxies: Set<String> = []
+
+    /// `text` as ``trustedProxies`` holds a proxy's address (as a connection's peer is written:
+    /// `127.0.0.1`, `::1`), or `nil` when it is not an IPv4 or IPv6 address.
+    public static func proxyAddress(_ text: String) -> String? {
+        (try? SocketAddress(ipAddress: text, port: 0))?.ipAddress
+    }
     /// Connections the server holds open at once, from all addresses; one more is answered 503
     /// and closed. `nil`: as many as the process's open-file limit leaves room for, after a
     /// reserve for the files it reads (the server first raises its soft limit to the hard one).

@@ -41,7 +41,7 @@ public final class PostgresSessionStore: SessionStoring {
                             clock: SessionClock = .database) async throws {
         let database: PostgresPool
         do {
-            database = try await PostgresPool(address: address)
+            database = try await PostgresPool.shared(at: address)
         } catch {
             throw SessionStoreFailure(reason: String(describing: error))
         }

@@ -33,7 +33,7 @@ public final class PostgresSignInStore: SignInStoring {
     ///   clock of every server on it (a test gives its own).
     /// - Throws: `PostgresIndexError`, one line naming the database (never its password).
     public static func open(at address: PostgresAddress, now: (@Sendable () -> Date)? = nil) async throws -> PostgresSignInStore {
-        let database = try await PostgresPool(address: address)
+        let database = try await PostgresPool.shared(at: address)
         try await PostgresSessionSchema.migrate(database)
         return PostgresSignInStore(database: database, now: now)
     }

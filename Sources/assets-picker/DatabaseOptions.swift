@@ -4,10 +4,11 @@ import LibraryOpening
 
 /// Where an indexed library's records live: the SQLite file, or a PostgreSQL database.
 struct DatabaseOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The index's PostgreSQL database, postgresql://USER:PASSWORD@HOST:PORT/DATABASE (default: $ASSETS_PICKER_DATABASE_URL, else the SQLite file).",
+    @Option(name: .long, help: ArgumentHelp("The index's PostgreSQL database, postgresql://USER@HOST:PORT/DATABASE (default: $ASSETS_PICKER_DATABASE_URL, else the SQLite file).",
                                             discussion: """
         Several servers can share one library's index this way (and, for serve, its picker sessions); previews and caches stay on each machine. \
-        A socket folder is given as ?host=/run/postgresql; TLS as ?sslmode=disable, prefer or require. The password is never printed.
+        A socket folder is given as ?host=/run/postgresql; TLS as ?sslmode=disable, prefer or require. \
+        A password goes in $PGPASSWORD or in the URL in $ASSETS_PICKER_DATABASE_URL, never on the command line, where every user reads it; it is never printed.
         """))
     var database: String?
 

@@ -30,7 +30,15 @@ struct ServerLimitOptions: ParsableArguments {
     @Option(name: .long, help: "Images one picker session may have being made at once (renders, thumbnail batches, prefetch; not those in memory); one more gets 429 unless more urgent.")
     var rendersPerSession = 32
 
+    @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp(
+        "The address of a proxy in front (repeatable): its requests are counted by the client address it puts in X-Real-IP.",
+        valueName: "address"))
+    var trustedProxies: [String] = []
+
     func validate() throws {
+        if let wrong = trustedProxies.first(where: { PickerServerLimits.proxyAddress($0) == nil }) {
+            throw ValidationError("--trusted-proxy takes an IPv4 or IPv6 address; got '\(wrong)'.")
+        }
         guard idleTimeout > 0, headerTimeout > 0, bodyTimeout > 0 else {
             throw ValidationError("--idle-timeout, --header-timeout and --body-timeout must be more than 0.")
         }
@@ -51,6 +59,7 @@ struct ServerLimitOptions: ParsableArguments {
         limits.maximumUploadBytes = maxUploadMB << 20
         limits.concurrentUploads = concurrentUploads
         limits.rendersPerSession = rendersPerSession
+        limits.trustedProxies = Set(trustedProxies.compactMap(PickerServerLimits.proxyAddress))
         return limits
     }
 }

@@ -21,13 +21,17 @@ struct DatabaseCommandTests {
         func remove() { try? FileManager.default.removeItem(at: folder) }
     }
 
-    @Test("index with --database fills the database; other commands find it through ASSETS_PICKER_DATABASE_URL; no SQLite file is made")
+    @Test("index with --database (its password in PGPASSWORD) fills the database; other commands find it through ASSETS_PICKER_DATABASE_URL; no SQLite file is made")
     func indexThenBrowse() async throws {
         let server = try await PostgresServer.shared()
         let library = try Library()
         defer { library.remove() }
-        let url = server.tcpURL(database: try await server.makeDatabase().database)
-        let index = try await CLI.run(["index", library.folder.path, "--json", "--database", url])
+        let database = try await server.makeDatabase().database
+        let url = server.tcpURL(database: database)
+        let withoutPassword = url.replacingOccurrences(of: ":\(PostgresServer.password)@", with: "@")
+        try #require(withoutPassword != url)
+        let index = try await CLI.run(["index", library.folder.path, "--json", "--database", withoutPassword],
+                                      environment: ["PGPASSWORD": PostgresServer.password])
         #expect(index.status == 0, "\(index)")
         let albums = try await CLI.run(["albums", "--json", "--library", library.folder.path],
                                        environment: ["ASSETS_PICKER_DATABASE_URL": url])
@@ -37,6 +41,17 @@ struct DatabaseCommandTests {
         let data = CLI.dataHome.appendingPathComponent("assets-picker/libraries")
         let files = (FileManager.default.enumerator(atPath: data.path)?.allObjects as? [String]) ?? []
         #expect(!files.contains { $0.hasSuffix(".sqlite") && $0.contains(library.folder.lastPathComponent) }, "\(files)")
+    }
+
+    @Test("a password in --database is refused: every user of the machine reads a command line (found by an outside attack)")
+    func passwordOnTheCommandLine() async throws {
+        let library = try Library()
+        defer { library.remove() }
+        let secret = "cli-s3cr3t"
+        let result = try await CLI.run(["index", library.folder.path, "--database", "postgresql://assets:\(secret)@127.0.0.1:1/photos"])
+        #expect(result.status != 0, "\(result)")
+        #expect(result.stderrLines.contains { $0.contains("PGPASSWORD") && $0.contains("ASSETS_PICKER_DATABASE_URL") }, "\(result)")
+        #expect(!result.stderrText.contains(secret) && !result.stdoutText.contains(secret), "\(result)")
     }
 
     @Test("a wrong password, an unreachable server and a URL of another kind each end the command with one line, never the password")
@@ -49,7 +64,7 @@ struct DatabaseCommandTests {
         for (url, says) in [(server.tcpURL(database: database, password: secret), "refused the user or password"),
                             ("postgresql://assets:\(secret)@127.0.0.1:1/\(database)", "cannot be reached"),
                             ("mysql://assets:\(secret)@127.0.0.1/\(database)", "takes a postgresql://")] {
-            let result = try await CLI.run(["index", library.folder.path, "--database", url])
+            let result = try await CLI.run(["index", library.folder.path], environment: ["ASSETS_PICKER_DATABASE_URL": url])
             #expect(result.status != 0, "\(result)")
             #expect(result.stderrLines.contains { $0.contains(says) }, "\(result)")
             #expect(!result.stderrText.contains(secret) && !result.stdoutText.contains(secret), "\(result)")

@@ -16,11 +16,11 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.copyItem(at: Corpus.file("A_camera_exif/pillow__flower.jpg"), to: folder.appendingPathComponent("flower.jpg"))
         let postgres = try await PostgresServer.shared()
-        let database = ["--database", postgres.tcpURL(database: try await postgres.makeDatabase().database)]
+        let database = ["ASSETS_PICKER_DATABASE_URL": postgres.tcpURL(database: try await postgres.makeDatabase().database)]
 
-        let first = try await ServedProcess(library: folder, scratch: folder, arguments: database)
+        let first = try await ServedProcess(library: folder, scratch: folder, environment: database)
         defer { first.kill() }
-        let second = try await ServedProcess(library: folder, scratch: folder, arguments: database)
+        let second = try await ServedProcess(library: folder, scratch: folder, environment: database)
         defer { second.kill() }
         // The first's printed link, opened on the second: signed in there, and used up everywhere.
         let linkText = try #require(first.announcement["signInUrl"])
@@ -36,7 +36,7 @@ import TestSupport
 
         // The server it signed in through killed, a server started since finds it signed in.
         second.kill()
-        let third = try await ServedProcess(library: folder, scratch: folder, arguments: database)
+        let third = try await ServedProcess(library: folder, scratch: folder, environment: database)
         defer { third.kill() }
         let thirdPicker = try Self.path(of: third.announcement["pickerUri"])
         #expect(try await Self.get(port: third.port, thirdPicker, token: token).status == 200)

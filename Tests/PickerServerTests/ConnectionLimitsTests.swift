@@ -99,6 +99,30 @@ struct ConnectionLimitsTests {
         #expect(refused.closed)
     }
 
+    @Test("a trusted proxy's connections count in all, not against one address's limit")
+    func trustedProxyConnections() async throws {
+        var limits = PickerServerLimits.forTests
+        limits.connectionsPerAddress = 3
+        limits.trustedProxies = ["127.0.0.1"]
+        let server = try await TestServer.indexed(limits: limits)
+        defer { Task { await server.stop() } }
+        let port = server.baseURL.port!
+        let session = try await server.client.createSession()
+        let events = "GET \(session.pickerPath)api/events HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(server.personCookie)\r\n\r\n"
+        let held: [(fd: Int32, answer: String)] = await OwnThread.run {
+            (0..<5).compactMap { _ in
+                guard let fd = LoopbackSocket.connect(port: port, readTimeout: Self.hangGuard) else { return nil }
+                Self.send(fd, events)
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let count = recv(fd, &buffer, buffer.count, 0)
+                return (fd, String(decoding: buffer[0..<max(0, count)], as: UTF8.self))
+            }
+        }
+        defer { held.forEach { close($0.fd) } }
+        #expect(held.count == 5)
+        #expect(held.allSatisfy { $0.answer.hasPrefix("HTTP/1.1 200 ") }, "\(held.map(\.answer))")
+    }
+
     @Test("at an address's limit, a new connection takes the place of a silent one, which is closed")
     func silentConnectionsGiveWay() async throws {
         var limits = PickerServerLimits.forTests

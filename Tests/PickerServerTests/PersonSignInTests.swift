@@ -160,6 +160,57 @@ import TestSupport
         #expect(throttled.header("Set-Cookie") == nil)
     }
 
+    @Test func forwardedAddressesFromAPeerThatIsNoTrustedProxyAreNotBelieved() async throws {
+        let server = try await TestServer.indexed()
+        defer { Task { await server.stop() } }
+        let link = try await server.server.signIn.makeLink()
+        let id = try #require(link.split(separator: ".").first)
+        for guess in 0..<10 {
+            let forwarded = ["X-Forwarded-For": "203.0.113.\(guess)", "X-Real-IP": "203.0.113.\(guess)"]
+            #expect(try await server.request("GET", "/signin/\(id).AAAAAAAAAAAAAAAAAAAAAA", headers: forwarded, authorized: false).status == 401)
+        }
+        let another = ["X-Forwarded-For": "198.51.100.2"]
+        #expect(try await server.request("GET", PickerServer.signInPath(link: link), headers: another, authorized: false).status == 429)
+    }
+
+    /// Behind nginx every request comes from the proxy's address: counted by that, ten guesses
+    /// from anyone locked everyone out of signing in (found by an outside attack).
+    @Test func behindATrustedProxyEachForwardedAddressHasItsOwnRefusals() async throws {
+        var limits = PickerServerLimits.forTests
+        limits.trustedProxies = ["127.0.0.1"]
+        let server = try await TestServer.indexed(limits: limits)
+        defer { Task { await server.stop() } }
+        let link = try await server.server.signIn.makeLink()
+        let id = try #require(link.split(separator: ".").first)
+        // X-Forwarded-For is the client's to write: only X-Real-IP, which the proxy sets, is read.
+        for guess in 0..<10 {
+            let forwarded = ["X-Forwarded-For": "198.51.100.\(guess)", "X-Real-IP": "203.0.113.9"]
+            #expect(try await server.request("GET", "/signin/\(id).AAAAAAAAAAAAAAAAAAAAAA", headers: forwarded, authorized: false).status == 401)
+        }
+        let guesser = ["X-Real-IP": "203.0.113.9"]
+        #expect(try await server.request("GET", "/signin/\(id).AAAAAAAAAAAAAAAAAAAAAA", headers: guesser, authorized: false).status == 429)
+        let person = ["X-Real-IP": "198.51.100.2"]
+        let opened = try await server.request("GET", PickerServer.signInPath(link: link), headers: person, authorized: false)
+        #expect(opened.status == 200)
+        #expect(TestServer.cookie(from: opened) != nil)
+    }
+
+    /// A site on another port of the host can set a cookie of the person's name; the browser
+    /// then sends it first, beside the person's (found by an outside attack).
+    @Test func aCookieOfThePersonsNameSetElsewhereDoesNotSignThePersonOut() async throws {
+        let server = try await TestServer.indexed()
+        defer { Task { await server.stop() } }
+        let session = try await server.client.createSession()
+        let signedIn = server.personCookie
+        let name = try #require(signedIn.split(separator: "=").first)
+        for cookie in ["\(name)=x.y; \(signedIn)", "\(name)=AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA; \(signedIn)"] {
+            #expect(try await server.request("GET", session.pickerPath + "api/session", headers: ["Cookie": cookie], authorized: false).status == 200)
+        }
+        // Only the signed-in one counts: bogus cookies alone are still refused.
+        let bogus = "\(name)=x.y; \(name)=z.w"
+        #expect(try await server.request("GET", session.pickerPath + "api/session", headers: ["Cookie": bogus], authorized: false).status == 401)
+    }
+
     @Test func changesFromAnotherOriginAreRefused() async throws {
         let server = try await TestServer.indexed()
         defer { Task { await server.stop() } }

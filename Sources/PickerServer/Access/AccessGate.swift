@@ -38,18 +38,24 @@ struct AccessGate: Sendable {
     /// The decision for `request` where it can wait (the router's middleware): a person's
     /// browser this process has not seen signed in is first looked up in the sign-in store (it
     /// may have signed in through another server, or before this one started), then
-    /// ``decide(_:)`` decides.
+    /// ``decide(_:)`` decides. Of several cookies of the person's name in `personCookies` (a
+    /// site on another port of the host can set one, which would otherwise sign the person
+    /// out), the first signed-in one counts.
     /// - Throws: What the sign-in store threw: whether the browser is signed in is not known,
     ///   and the request is neither let through nor sent to sign in.
-    func decideLookingUp(_ request: AccessRequest) async throws -> Verdict {
-        if case .person? = request.area?.principal, let token = request.personToken {
-            _ = try await signIn.recall(browser: token)
+    func decideLookingUp(_ request: AccessRequest, personCookies: [Substring]) async throws -> Verdict {
+        var request = request
+        if case .person? = request.area?.principal {
+            for token in personCookies where try await signIn.recall(browser: token) {
+                request.personToken = token
+                break
+            }
         }
         return decide(request)
     }
 
     /// The decision for `request`, without waiting: a person's browser is signed in only when
-    /// this process has seen it signed in (``decideLookingUp(_:)`` looks further). The event
+    /// this process has seen it signed in (``decideLookingUp(_:personCookies:)`` looks further). The event
     /// loop's fast path asks this; what it does not let through goes on to the router.
     func decide(_ request: AccessRequest) -> Verdict {
         guard let area = request.area else { return .refuse(.notFound) }

@@ -8,7 +8,7 @@ import Hummingbird
 /// up) and the operator, unless an unused link is still live, a new link leading back to it.
 ///
 /// Unlike the event loop's fast path it can wait, so a browser this server has not seen signed
-/// in is looked up in the sign-in store first (``AccessGate/decideLookingUp(_:)``). When the
+/// in is looked up in the sign-in store first (``AccessGate/decideLookingUp(_:personCookies:)``). When the
 /// store cannot answer, the request gets 503 with `Retry-After` (`signInUnavailable`), neither
 /// the sign-in page nor its route.
 struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -24,7 +24,8 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let verdict: AccessGate.Verdict
         do {
-            verdict = try await access.decideLookingUp(Self.accessRequest(request, cookieName: state.personCookieName))
+            let cookies = PersonCookie.values(named: state.personCookieName, in: request.headers[values: .cookie])
+            verdict = try await access.decideLookingUp(Self.accessRequest(request, personToken: cookies.first), personCookies: cookies)
         } catch {
             throw state.signInUnavailable(error)
         }
@@ -47,12 +48,12 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     /// What the gate reads of `request`.
-    static func accessRequest(_ request: Request, cookieName: String) -> AccessRequest {
+    static func accessRequest(_ request: Request, personToken: Substring?) -> AccessRequest {
         let headers = request.headers
         func value(_ name: HTTPField.Name) -> Substring? { headers[name].map { Substring($0) } }
         let authority: Substring? = request.head.authority.map { Substring($0) }
         return AccessRequest(isRead: request.method == .get || request.method == .head, path: Substring(request.uri.path),
-                             personToken: PersonCookie.value(named: cookieName, in: headers[values: .cookie]),
+                             personToken: personToken,
                              authorization: value(.authorization), origin: value(.origin), fetchSite: value(secFetchSite),
                              host: authority)
     }

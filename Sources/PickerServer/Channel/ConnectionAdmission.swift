@@ -11,9 +11,11 @@ import Synchronization
 /// held open without a request (everyone on loopback shares 127.0.0.1) cannot lock the person
 /// or the client out, and the total keeps the server's open files within its limit
 /// (``OpenFileLimit``): a flood of connections from many addresses is refused, never a crash.
+/// A trusted proxy's connections count in the total only (``PickerServerLimits/trustedProxies``).
 final class ConnectionAdmission: Sendable {
     private let maximum: Int
     private let maximumPerAddress: Int
+    private let proxies: Set<String>
     private let open = Mutex(Connections())
 
     /// One admitted connection.
@@ -39,9 +41,10 @@ final class ConnectionAdmission: Sendable {
         }
     }
 
-    init(maximum: Int, perAddress: Int) {
+    init(maximum: Int, perAddress: Int, proxies: Set<String> = []) {
         self.maximum = maximum
         maximumPerAddress = perAddress
+        self.proxies = proxies
     }
 
     /// Takes a place for `channel`, whose activity `activity` tells, given back when it closes;
@@ -53,7 +56,7 @@ final class ConnectionAdmission: Sendable {
         let id = ObjectIdentifier(channel)
         let (refusal, evicted): (String?, Admitted?) = open.withLock { connections in
             var evicted: Admitted?
-            if connections.byAddress[address, default: [:]].count >= maximumPerAddress {
+            if !proxies.contains(address), connections.byAddress[address, default: [:]].count >= maximumPerAddress {
                 guard let idle = Connections.oldestIdle(in: connections.byAddress[address, default: [:]]) else { return (addressRefusal, nil) }
                 evicted = connections.remove(idle, at: address)
             } else if connections.total >= maximum {

@@ -5,7 +5,7 @@ import NIOHTTP1
 ///
 /// Names are compared as HTTP compares them (ASCII, case-insensitive); of repeated headers the
 /// first `If-None-Match` counts, and the person's cookie is the first found in the `Cookie`
-/// lines in order (``PersonCookie/value(named:in:)``).
+/// lines in order (as `PersonCookie` reads one line).
 struct FastPathHeaders {
     /// Whether any `Connection` header is there (the router handles those).
     private(set) var hasConnection = false

@@ -73,7 +73,7 @@ extension HTTPServerBuilder {
     /// HTTP/1.1 with the picker's fast path for warm thumbnails, held to `limits`.
     static func picker(limits: PickerServerLimits, fastPath: @escaping @Sendable () -> RenditionFastPath) -> HTTPServerBuilder {
         let maximum = limits.maximumConnections ?? OpenFileLimit.connections(files: OpenFileLimit.raise())
-        let connections = ConnectionAdmission(maximum: maximum, perAddress: limits.connectionsPerAddress)
+        let connections = ConnectionAdmission(maximum: maximum, perAddress: limits.connectionsPerAddress, proxies: limits.trustedProxies)
         let configuration = HTTP1Channel.Configuration(idleTimeout: .nanoseconds(Int64(limits.idleTimeout / .nanoseconds(1))))
         return HTTPServerBuilder { responder in
             PickerHTTPChannel(base: HTTP1Channel(responder: responder, configuration: configuration), limits: limits,

@@ -14,23 +14,34 @@ enum PersonCookie {
         "\(name)=\(token); Max-Age=\(maxAge); Path=/; HttpOnly; SameSite=Strict"
     }
 
-    /// The value of the cookie `name` in the request's `Cookie` header lines, if there is one:
-    /// the first line that has it.
-    static func value(named name: String, in headers: some Sequence<String>) -> Substring? {
-        for header in headers {
-            if let value = value(named: name, in: header) { return value }
+    /// The values of the cookie `name` in the request's `Cookie` header lines, in order, at most
+    /// `limit`: another site on the same host (any port) can set a cookie of this name, which
+    /// the browser then sends beside the person's, often first.
+    static func values(named name: String, in headers: some Sequence<String>, limit: Int = 4) -> [Substring] {
+        var values: [Substring] = []
+        for header in headers where values.count < limit {
+            var rest = Substring(header)
+            while values.count < limit, let value = value(named: name, in: rest) {
+                values.append(value)
+                rest = rest[value.endIndex...]
+            }
         }
-        return nil
+        return values
     }
 
     /// The value of the cookie `name` in one `Cookie` header line, if it is there. Read byte by
     /// byte (every thumbnail request asks it): pairs split at `;`, leading spaces dropped, the
     /// name compared exactly.
     static func value(named name: String, in header: String) -> Substring? {
-        var header = header, name = name
-        guard let range = header.withUTF8({ bytes in name.withUTF8 { valueBytes(named: $0, in: bytes) } }) else { return nil }
-        let utf8 = header.utf8
-        return header[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)]
+        value(named: name, in: Substring(header))
+    }
+
+    /// The first value of the cookie `name` in `line`, part of one `Cookie` header line.
+    private static func value(named name: String, in line: Substring) -> Substring? {
+        var line = line, name = name
+        guard let range = line.withUTF8({ bytes in name.withUTF8 { valueBytes(named: $0, in: bytes) } }) else { return nil }
+        let utf8 = line.utf8
+        return line[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)]
     }
 
     /// Where the value of the cookie `name` lies in `bytes`, one `Cookie` line.

@@ -14,7 +14,7 @@ struct SignInRoutes: Sendable {
     func add(to router: Router<BasicRequestContext>) {
         router.get("signin/:link") { request, context in
             guard request.method == .get else { return Response(status: .ok, headers: [.cacheControl: "no-store"]) }
-            let address = ClientAddress.current
+            let address = ClientAddress.forwarded(request, trusting: state.configuration.limits.trustedProxies)
             let browser: String
             let link = try context.parameters.require("link")
             let attempt: PersonSignIn.Attempt

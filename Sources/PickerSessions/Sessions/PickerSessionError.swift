@@ -10,7 +10,7 @@ public enum PickerSessionError: Error, Sendable, Hashable, CustomStringConvertib
     public var description: String {
         switch self {
         case .notPicking: "This picker session has ended."
-        case .tooManySessions(let capacity): "The server already holds \(capacity) picker sessions; delete finished ones or wait for them to expire."
+        case .tooManySessions: "The server holds as many picker sessions as it may; delete finished ones or wait for them to expire."
         case .tooManyOwnSessions(let capacity): "You have \(capacity) sessions of your own open, the most the server keeps; delete one or wait for one to expire."
         }
     }

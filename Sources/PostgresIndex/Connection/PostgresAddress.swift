@@ -25,7 +25,8 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
     public var endpoint: Endpoint
     /// Who signs in.
     public var user: String
-    /// The password, if the server asks for one; never part of ``description``.
+    /// The password, if the server asks for one: the URL's, else the environment's
+    /// `PGPASSWORD` (as libpq reads it); never part of ``description``.
     public var password: String?
     /// The database holding the index.
     public var database: String
@@ -57,7 +58,7 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
             endpoint = .tcp(host: host ?? "localhost", port: port)
         }
         user = components.user.flatMap { $0.isEmpty ? nil : $0 } ?? environment["USER"] ?? "postgres"
-        password = components.password
+        password = components.password ?? environment["PGPASSWORD"]
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         guard !path.contains("/") else { throw PostgresIndexError.invalidAddress("the database name \(path) has a /") }
         database = path.isEmpty ? user : path

@@ -9,8 +9,10 @@ import Synchronization
 ///
 /// Write transactions take one advisory lock, so they run one at a time, as SQLite's do: the
 /// change history's tokens are then handed out in commit order, and a reader that has seen a
-/// token has seen every change before it. One database value can serve several stores (the
-/// index now; sessions and picks later) over one pool.
+/// token has seen every change before it. A process keeps one pool per address
+/// (``shared(at:)``): a server's index, picker sessions and sign-ins share its connections and
+/// its one notion of the database failing (``isFailing``), so that a database seen gone by any
+/// of them (its listening connections first) bounds the waits of all.
 package final class PostgresPool: Sendable {
     /// Where the database is.
     package let address: PostgresAddress
@@ -22,6 +24,28 @@ package final class PostgresPool: Sendable {
 
     /// The key of the advisory lock every write transaction takes.
     static let writeLock: Int64 = 0x4153_5345_5453_5049 // "ASSETSPI"
+
+    /// The pools of this process by address, while something holds them.
+    private static let open = Mutex<[PostgresAddress: OpenPool]>([:])
+
+    /// A pool held weakly by ``open``.
+    private struct OpenPool: Sendable {
+        weak var pool: PostgresPool?
+    }
+
+    /// The pool of this process for `address`: the one open already, else a new one
+    /// (``init(address:)``).
+    /// - Throws: ``PostgresIndexError``.
+    package static func shared(at address: PostgresAddress) async throws -> PostgresPool {
+        if let pool = open.withLock({ $0[address]?.pool }) { return pool }
+        let pool = try await PostgresPool(address: address)
+        return open.withLock { open in
+            if let earlier = open[address]?.pool { return earlier }
+            open = open.filter { $0.value.pool != nil }
+            open[address] = OpenPool(pool: pool)
+            return pool
+        }
+    }
 
     /// Connects to the database at `address`, checking first that one connection can be made,
     /// so a wrong address, password or database fails here with one clear line.

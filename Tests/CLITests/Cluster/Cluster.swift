@@ -32,7 +32,7 @@ final class Cluster: Sendable {
         }
         postgres = try await PostgresServer.own()
         let database = postgres.tcpURL(database: try await postgres.database(named: "cluster").database)
-        let index = try await CLI.run(["index", library.path, "--json", "--database", database])
+        let index = try await CLI.run(["index", library.path, "--json"], environment: ["ASSETS_PICKER_DATABASE_URL": database])
         guard index.status == 0 else { throw FixtureError.commandFailed(index) }
         let frontPort = try LoopbackPort.free()
         base = URL(string: "http://127.0.0.1:\(frontPort)")!
@@ -42,8 +42,9 @@ final class Cluster: Sendable {
         for machine in 1...count {
             let own = folder.appendingPathComponent("machine-\(machine)", isDirectory: true)
             servers.append(try await ServedProcess(
-                library: library, scratch: own, arguments: ["--database", database, "--public-url", base.absoluteString + "/", "--no-watch"],
-                backend: "indexed", clientKey: key, environment: ["XDG_DATA_HOME": own.appendingPathComponent("data").path]))
+                library: library, scratch: own, arguments: ["--public-url", base.absoluteString + "/", "--trusted-proxy", "127.0.0.1", "--no-watch"],
+                backend: "indexed", clientKey: key,
+                environment: ["XDG_DATA_HOME": own.appendingPathComponent("data").path, "ASSETS_PICKER_DATABASE_URL": database]))
         }
         self.servers = servers
         front = try await NginxFront(port: frontPort, upstreams: servers.map(\.port))
@@ -61,11 +62,11 @@ final class Cluster: Sendable {
     ///   - authorized: Whether it carries the client key.
     ///   - cookie: The person's cookie; with it, the picker page's `Origin` (the public URL).
     func request(_ method: String = "GET", _ path: String, port: Int? = nil, authorized: Bool = false, cookie: String? = nil,
-                 json: Any? = nil) async throws -> ClusterAnswer {
+                 json: Any? = nil, timeout: TimeInterval = 120) async throws -> ClusterAnswer {
         let target = port.map { "http://127.0.0.1:\($0)" } ?? base.absoluteString
         var request = URLRequest(url: URL(string: target + path)!)
         request.httpMethod = method
-        request.timeoutInterval = 120
+        request.timeoutInterval = timeout
         if authorized { request.setValue("Bearer \(clientKey)", forHTTPHeaderField: "Authorization") }
         if let cookie {
             request.setValue(cookie, forHTTPHeaderField: "Cookie")
