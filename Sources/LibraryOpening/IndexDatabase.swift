@@ -18,20 +18,13 @@ public enum IndexDatabase: Sendable, Hashable {
 
     /// The database `option` names, else the environment's, else the SQLite file.
     /// - Throws: ``PostgresIndexError/invalidAddress(_:)`` for anything but a valid
-    ///   `postgresql://` URL (saying where it came from, never echoing a password), and for an
-    ///   `option` that carries a password: on a command line every user of the machine reads it.
+    ///   `postgresql://` URL (saying where it came from, never echoing a password).
     public static func from(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> IndexDatabase {
         let (text, source) = option.map { ($0, "--database") } ?? (environment[environmentVariable] ?? "", environmentVariable)
         guard !text.isEmpty else { return .sqliteFile }
         guard PostgresAddress.isPostgresURL(text) else {
             throw PostgresIndexError.invalidAddress("\(source) takes a postgresql://USER:PASSWORD@HOST:PORT/DATABASE URL; leave it out for the SQLite index")
         }
-        let address = try PostgresAddress(url: text, environment: environment)
-        // As the client key: what is on a command line, every user of the machine reads (ps).
-        if option != nil, URLComponents(string: text)?.password != nil {
-            throw PostgresIndexError.invalidAddress(
-                "--database would show its password to every user of this machine; give the URL in \(environmentVariable), or the password in PGPASSWORD")
-        }
-        return .postgres(address)
+        return .postgres(try PostgresAddress(url: text, environment: environment))
     }
 }

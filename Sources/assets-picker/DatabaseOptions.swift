@@ -13,7 +13,13 @@ struct DatabaseOptions: ParsableArguments {
     var database: String?
 
     /// The database these options and the environment name.
+    /// - Throws: `ValidationError` for an address that is not valid, and for a `--database` that
+    ///   carries a password: every user of the machine reads a command line (as the client key).
     func indexDatabase() throws -> IndexDatabase {
+        if let database, URLComponents(string: database)?.password != nil {
+            throw ValidationError("--database would show its password to every user of this machine; "
+                + "give the URL in \(IndexDatabase.environmentVariable), or the password in PGPASSWORD.")
+        }
         do {
             return try IndexDatabase.from(option: database)
         } catch {

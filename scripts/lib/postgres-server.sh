@@ -5,11 +5,14 @@
 # PostgreSQL refuses to run as root; else as the caller), the server listens on a free loopback
 # port and a socket in FOLDER, and the script waits until it accepts connections. It sets
 # $postgres_pid and $postgres_port and exports ASSETS_PICKER_DATABASE_URL (database
-# `assets_picker`, user `assets`, a random password). The caller's EXIT trap calls
+# `assets_picker`, user `assets`, a random password). Settings in the array $postgres_settings
+# (`-c name=value` pairs, set before starting) are given to the server after the defaults. The
+# caller's EXIT trap calls
 # stop_postgres_server; restart_postgres_server stops it (fast shutdown) and starts it again on
 # the same port, as an operator's restart would.
 
 postgres_pid="" postgres_port="" postgres_folder="" postgres_bin="" postgres_owner=()
+postgres_settings=(${postgres_settings[@]+"${postgres_settings[@]}"})
 
 stop_postgres_server() {
   if [ -n "$postgres_pid" ]; then
@@ -28,7 +31,7 @@ _postgres_run() {
   name=$(basename "$0")
   # In a subshell that becomes the server (exec), so $! is the server's own pid.
   (_postgres_as_owner "$postgres_bin/postgres" -D "$postgres_folder/data" -k "$postgres_folder" -h 127.0.0.1 -p "$postgres_port" \
-    -c max_connections=300 -c shared_buffers=128MB) >>"$postgres_folder/server.log" 2>&1 &
+    -c max_connections=300 -c shared_buffers=128MB ${postgres_settings[@]+"${postgres_settings[@]}"}) >>"$postgres_folder/server.log" 2>&1 &
   postgres_pid=$!
   for _ in $(seq 1 600); do
     if grep -q "database system is ready to accept connections" "$postgres_folder/server.log" 2>/dev/null \
