@@ -1,11 +1,14 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import Testing
 import TestSupport
 
 /// Several servers behind nginx, sharing one PostgreSQL database, with the faults an operator
 /// meets: a server killed mid-session, the database restarted under load, two browsers picking
-/// in one session through two servers.
+/// in one session through two servers, a client trickling bodies through the front.
 @Suite("Two servers behind nginx, one PostgreSQL database")
 struct ClusterTests {
     /// The selection's ids as the picker page shows them through `port` (or nginx).
@@ -112,6 +115,34 @@ struct ClusterTests {
         #expect(try await cluster.request("POST", session.pickerPath + "api/done", cookie: cookie).status == 200)
         let listed = try await cluster.request("GET", "/v1/mediaItems?sessionId=\(session.id)", authorized: true)
         #expect((listed.json["mediaItems"] as? [[String: Any]])?.count == 2, "\(listed.text)")
+    }
+
+    /// nginx passed bodies on as they came, so each trickled body held a server's connection, all
+    /// from nginx's one address: 256 held ones locked everyone behind it out (an outside attack).
+    /// Either half of the mend holds this (checked: with neither, every request here fails):
+    /// nginx reads bodies whole, and the servers count a trusted proxy's connections in all only.
+    @Test("300 bodies begun and never finished through nginx, from another address: the person and the client are answered meanwhile")
+    func trickledBodies() async throws {
+        let cluster = try await Cluster()
+        defer { cluster.stop() }
+        let session = try await cluster.createSession()
+        let cookie = try await cluster.signIn(cluster.servers[0].announcement["signInUrl"])
+        let port = try #require(cluster.base.port), key = cluster.clientKey
+        let head = "POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(key)\r\n"
+            + "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"
+        let held: [Int32] = await OwnThread.run {
+            (0..<300).compactMap { _ in
+                guard let fd = LoopbackSocket.connect(port: port, readTimeout: timeval(tv_sec: 30, tv_usec: 0), from: "127.0.0.2") else { return nil }
+                let bytes = Array(head.utf8)
+                _ = send(fd, bytes, bytes.count, 0)
+                return fd
+            }
+        }
+        defer { held.forEach { close($0) } }
+        try #require(held.count == 300)
+        #expect(try await cluster.request("GET", session.pickerPath + "api/session", cookie: cookie).status == 200)
+        #expect(try await cluster.request("GET", "/v1/sessions/\(session.id)", authorized: true).status == 200)
+        #expect(try await cluster.request("POST", "/v1/sessions", authorized: true, json: [String: Any]()).status == 200)
     }
 
     @Test("two browsers picking in one session at once, each through another server: one order, no duplicate, the maximum held")
