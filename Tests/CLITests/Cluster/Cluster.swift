@@ -76,7 +76,12 @@ final class Cluster: Sendable {
             request.httpBody = try JSONSerialization.data(withJSONObject: json)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        let (data, response) = try await URLSession.cookieless.data(for: request)
+        // Once, a run of these tests waited minutes past a request's timeout (URLSession on Linux):
+        // past its timeout and a minute more, a request fails the test instead of holding it.
+        let sent = request
+        let (data, response) = try await HangGuard.answer("\(method) \(path)", within: .seconds(timeout + 60)) {
+            try await URLSession.cookieless.data(for: sent)
+        }
         return ClusterAnswer(response: response as! HTTPURLResponse, body: data)
     }
 
