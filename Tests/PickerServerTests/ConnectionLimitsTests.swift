@@ -134,12 +134,12 @@ struct ConnectionLimitsTests {
         let silent: [Int32] = await OwnThread.run { (0..<3).compactMap { _ in LoopbackSocket.connect(port: port, readTimeout: Self.hangGuard) } }
         defer { silent.forEach { close($0) } }
         try #require(silent.count == 3)
-        // A real request still gets through, on a fourth connection, and again on a fifth.
-        for _ in 0..<2 {
-            let exchange = await RawHTTPExchange.exchange(port: port, [("/openapi.json", ["Connection: close"])])
-            #expect(exchange.responses.map(\.status) == [200])
-        }
-        // One silent one was closed to make room for the fourth; the fifth found the fourth's place free.
+        // A real request still gets through, on a fourth connection. (A fifth right after may or
+        // may not find the fourth's place given back yet: whether it takes another silent one's
+        // place depends on that timing alone, so it is not asked here.)
+        let exchange = await RawHTTPExchange.exchange(port: port, [("/openapi.json", ["Connection: close"])])
+        #expect(exchange.responses.map(\.status) == [200])
+        // One silent one was closed to make room for the fourth.
         let closed = await OwnThread.run { silent.map { fd in
             var buffer = [UInt8](repeating: 0, count: 16)
             var timeout = timeval(tv_sec: 0, tv_usec: 300_000)
