@@ -28,9 +28,10 @@ public struct PickerServerLimits: Sendable {
     /// Empty (the default): no proxy is trusted.
     public var trustedProxies: Set<String> = []
 
-    /// `text` as ``trustedProxies`` holds a proxy's address (as a connection's peer is written:
-    /// `127.0.0.1`, `::1`), or `nil` when it is not an IPv4 or IPv6 address.
-    public static func proxyAddress(_ text: String) -> String? {
+    /// `text` as a connection's peer is written (`127.0.0.1`, `::1`), as ``trustedProxies`` holds
+    /// a proxy's address and the sign-in throttle a forwarded client's; `nil` when it is not an
+    /// IPv4 or IPv6 address.
+    public static func ipAddress(_ text: String) -> String? {
         (try? SocketAddress(ipAddress: text, port: 0))?.ipAddress
     }
     /// Connections the server holds open at once, from all addresses; one more is answered 503

@@ -36,7 +36,7 @@ struct ServerLimitOptions: ParsableArguments {
     var trustedProxies: [String] = []
 
     func validate() throws {
-        if let wrong = trustedProxies.first(where: { PickerServerLimits.proxyAddress($0) == nil }) {
+        if let wrong = trustedProxies.first(where: { PickerServerLimits.ipAddress($0) == nil }) {
             throw ValidationError("--trusted-proxy takes an IPv4 or IPv6 address; got '\(wrong)'.")
         }
         guard idleTimeout > 0, headerTimeout > 0, bodyTimeout > 0 else {
@@ -59,7 +59,7 @@ struct ServerLimitOptions: ParsableArguments {
         limits.maximumUploadBytes = maxUploadMB << 20
         limits.concurrentUploads = concurrentUploads
         limits.rendersPerSession = rendersPerSession
-        limits.trustedProxies = Set(trustedProxies.compactMap(PickerServerLimits.proxyAddress))
+        limits.trustedProxies = Set(trustedProxies.compactMap(PickerServerLimits.ipAddress))
         return limits
     }
 }

@@ -14,19 +14,13 @@ enum ClientAddress {
 
     /// The client's address for `request`: when the connection's peer is one of `proxies`, the
     /// address it put in `X-Real-IP` (nginx: `proxy_set_header X-Real-IP $remote_addr`, which
-    /// replaces whatever the client sent); else, or when that header is missing, repeated or not
-    /// an IP address, the peer's.
+    /// replaces whatever the client sent), written as a peer is (``PickerServerLimits/ipAddress(_:)``);
+    /// else, or when that header is missing, repeated or not an IPv4 or IPv6 address, the peer's.
     static func forwarded(_ request: Request, trusting proxies: Set<String>) -> String {
         let peer = current
         guard proxies.contains(peer) else { return peer }
         let values = request.headers[values: realIP]
-        guard values.count == 1, let client = values.first, isIPAddress(client) else { return peer }
+        guard values.count == 1, let client = values.first.flatMap(PickerServerLimits.ipAddress) else { return peer }
         return client
-    }
-
-    /// Whether `text` is written as an IPv4 or IPv6 address (digits, hexadecimal letters, dots
-    /// and colons, as long as the longest one).
-    private static func isIPAddress(_ text: String) -> Bool {
-        !text.isEmpty && text.count <= 45 && text.allSatisfy { $0.isHexDigit || $0 == "." || $0 == ":" }
     }
 }
