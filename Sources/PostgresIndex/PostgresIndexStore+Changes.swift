@@ -33,9 +33,7 @@ extension PostgresIndexStore {
             for row in try await session.rows("""
                 SELECT token, assetUUID, collectionId, kind FROM change WHERE token > \(token.value) ORDER BY token
                 """) {
-                let (token, asset, collection, kind) = try row.decode((Int64, UUID?, String?, String).self)
-                guard let kind = ChangeKind(rawValue: kind) else { continue }
-                change.fold(RecordedChange(token: token, asset: asset, collection: collection.map(CollectionIdentifier.init(rawValue:)), kind: kind))
+                if let recorded = try RecordedChange(postgresRow: row) { change.fold(recorded) }
             }
             return change
         }

@@ -33,17 +33,83 @@ struct AlbumListMemoTests {
         #expect(try await library.albumSummaries(filter: .photo).first { $0.collection.id == album }?.keyAsset?.isFavorite == true)
     }
 
+    @Test("each kind of change brings the kept list to what a whole read gives", arguments: IndexEngine.allCases)
+    func changesArePutInPlace(_ engine: IndexEngine) async throws {
+        let fixture = try await ChangeFixture(engine)
+        defer { fixture.tree.remove() }
+        let library = fixture.library
+        let sony = try await fixture.asset("sony.jpg"), sample = try await fixture.asset("sample.jpg")
+        let olympus = try await fixture.asset("olympus.jpg"), clip = try await fixture.asset("clip.mp4")
+        let inserted = try await library.performChanges([.createAlbum(title: "One"), .createAlbum(title: "Two")]).insertedCollections
+        let (one, two) = (inserted[0], inserted[1])
+        try await library.performChanges([.addAssets([sony.id, clip.id], toAlbum: one), .addAssets([sony.id, olympus.id], toAlbum: two)])
+
+        let steps: [(String, [ChangeRequest])] = [
+            ("a member added", [.addAssets([sample.id], toAlbum: one)]),
+            ("a member removed", [.removeAssets([sony.id], fromAlbum: one)]),
+            ("an asset in two albums hidden", [.setHidden([sony.id], true)]),
+            ("shown again", [.setHidden([sony.id], false)]),
+            ("a key asset made a favourite", [.setFavorite([sony.id], true)]),
+            ("a video deleted", [.delete([clip.id])]),
+            ("restored", [.restore([clip.id])]),
+            ("members reordered", [.reorderAssets([olympus.id, sony.id], inAlbum: two)]),
+            ("a photo imported into an album", [.importFile(fixture.tree.url("2020/olympus.jpg"), intoAlbum: two)]),
+            ("another", [.importFile(fixture.tree.url("2019/sony.jpg"), intoAlbum: one)]),
+            ("an album renamed", [.renameCollection(two, title: "Renamed")]),
+            ("an asset deleted", [.delete([olympus.id])]),
+            ("purged", [.purge([olympus.id])]),
+            ("an album deleted", [.deleteCollection(one)]),
+        ]
+        for (step, changes) in steps {
+            // Read first, so that the list is kept at the token before the change.
+            _ = try await library.collections()
+            for filter in MediaFilter.allCases { _ = try await library.albumSummaries(filter: filter) }
+            try await library.performChanges(changes)
+
+            let whole = try await fixture.tree.openLibrary()
+            #expect(try await library.collections() == whole.collections(), "\(step)")
+            for filter in MediaFilter.allCases {
+                #expect(try await library.albumSummaries(filter: filter) == whole.albumSummaries(filter: filter), "\(step), \(filter)")
+            }
+        }
+    }
+
+    @Test("a membership or an asset changed touches albums and directories; an album or directory made or gone, or many changes, read a part whole")
+    func deltas() throws {
+        let album = UUID(), directory = UUID(), asset = UUID()
+        func change(_ kind: ChangeKind, asset: UUID? = nil, collection: CollectionIdentifier? = nil) -> RecordedChange {
+            RecordedChange(token: 1, asset: asset, collection: collection, kind: kind)
+        }
+        let membership = try #require(AlbumListDelta([change(.inserted, asset: asset, collection: CollectionID.album(album)),
+                                                      change(.removed, asset: asset, collection: CollectionID.directory(directory))]))
+        #expect(membership.albums == [album] && membership.directories == [directory] && membership.assets.isEmpty)
+        var itself = try #require(AlbumListDelta([change(.changed, asset: asset)]))
+        #expect(itself.albums == [] && itself.directories == [] && itself.assets == [asset])
+        let resolved = itself.resolve([(asset, album, directory), (asset, nil, directory)])
+        #expect(resolved)
+        #expect(itself.albums == [album] && itself.directories == [directory])
+        var purged = try #require(AlbumListDelta([change(.removed, asset: asset)]))
+        let purgedResolved = purged.resolve([])
+        #expect(!purgedResolved)
+        let albumMade = try #require(AlbumListDelta([change(.collection, collection: CollectionID.album(album))]))
+        #expect(albumMade.albums == nil && albumMade.directories == [])
+        let directoryGone = try #require(AlbumListDelta([change(.collection, collection: CollectionID.directory(directory))]))
+        #expect(directoryGone.albums == [] && directoryGone.directories == nil)
+        #expect(AlbumListDelta(Array(repeating: change(.changed, asset: asset), count: AlbumListDelta.limit)) != nil)
+        #expect(AlbumListDelta(Array(repeating: change(.changed, asset: asset), count: AlbumListDelta.limit + 1)) == nil)
+    }
+
     @Test("what was read at an older token is not kept over what was read at a newer one")
     func olderReadsDoNotReplaceNewer() {
         let memo = AlbumListMemo()
         let newer = [AssetCollection(id: CollectionIdentifier("album:new"), title: "New", kind: .album)]
-        memo.keep(albums: newer, at: 7)
-        memo.keep(albums: [], at: 6)
-        #expect(memo.albums(at: 7) == newer)
-        #expect(memo.albums(at: 6) == nil)
-        memo.keep(summaries: [], filter: .photo, at: 7)
-        #expect(memo.albums(at: 7) == newer && memo.summaries(.photo, at: 7) == [])
-        memo.keep(summaries: [], filter: .all, at: 8)
-        #expect(memo.albums(at: 8) == nil && memo.summaries(.photo, at: 8) == nil && memo.summaries(.all, at: 8) == [])
+        memo.keep(collections: newer, .albums, at: 7)
+        memo.keep(collections: [], .albums, at: 6)
+        #expect(memo.collections(.albums)?.token == 7 && memo.collections(.albums)?.rows == newer)
+        #expect(memo.collections(.directories) == nil)
+        memo.keep(summaries: [], .albums, filter: .photo, at: 8)
+        memo.keep(summaries: [AlbumSummary(collection: newer[0], count: 1, keyAsset: nil)], .albums, filter: .photo, at: 7)
+        #expect(memo.summaries(.albums, .photo)?.token == 8 && memo.summaries(.albums, .photo)?.rows == [])
+        #expect(memo.summaries(.albums, .all) == nil && memo.summaries(.directories, .photo) == nil)
     }
 }

@@ -1,55 +1,113 @@
 import AssetsKit
 import Synchronization
 
-/// The user albums and folders as an index store last read them, with the change token they were
-/// read at: while the index's latest change token is still that one, the album list answers
-/// from here instead of reading every album again (at 20,000 albums, 35–85 ms; their key assets
-/// a second). Every change of the index — a scan, an import, an album edited, an asset hidden
-/// or deleted — records a change and so moves the token; tokens are handed out in commit order
-/// (SQLite's one writer, PostgreSQL's write lock), so a token read in the same snapshot as the
-/// albums names exactly what was read. Per process: another server's change moves the token in
-/// the database, which the next read sees.
+/// The user albums and folders, and the directories, as an index store last read them for the
+/// album list, each part with the change token it was read at, so that the list reads them again
+/// only as far as the index changed (at 20,000 albums a whole read takes 35–85 ms, their key
+/// assets a second):
 ///
-/// The smart albums and the directories are not kept: Recently Added moves with the clock, and
-/// the directories are few and read by index.
+/// - while the index's latest change token is still the part's, the part answers as kept;
+/// - when changes were recorded since, they say which albums and directories they touched
+///   (``AlbumListDelta``), and only those rows are read again and put in place;
+/// - when they touched a part's structure (an album or folder made, renamed, moved or deleted;
+///   a directory found or gone), an asset was purged, or there are too many of them, the part
+///   is read whole.
+///
+/// Every change of the index — a scan, an import, an album edited, an asset hidden or deleted —
+/// records a change and so moves the token; tokens are handed out in commit order (SQLite's one
+/// writer, PostgreSQL's write lock), so a token read in the same snapshot as the albums names
+/// exactly what was read. Per process: another server's change moves the token in the database,
+/// which the next read sees.
+///
+/// The smart albums are not kept: Recently Added moves with the clock, and their counts and key
+/// assets are a few index lookups.
 package final class AlbumListMemo: Sendable {
-    private struct Kept {
-        var token: Int64
-        var albums: [AssetCollection]?
-        var summaries: [MediaFilter: [AlbumSummary]] = [:]
+    /// A part of the list and the change token it was read at.
+    package struct Kept<Rows: Sendable>: Sendable {
+        /// The token the rows were read (or brought up) to.
+        package var token: Int64
+        /// The rows, in the order the album list lists them.
+        package var rows: Rows
     }
 
-    private let kept = Mutex<Kept?>(nil)
+    /// The two runs of rows the memo keeps: the user albums and folders, and the directories.
+    package enum Part: Hashable, Sendable {
+        case albums
+        case directories
+    }
+
+    private struct State {
+        var collections: [Part: Kept<[AssetCollection]>] = [:]
+        var summaries: [Part: [MediaFilter: Kept<[AlbumSummary]>]] = [:]
+    }
+
+    private let state = Mutex(State())
 
     /// An empty memo.
     package init() {}
 
-    /// The albums read at `token`, if kept.
-    package func albums(at token: Int64) -> [AssetCollection]? {
-        kept.withLock { $0?.token == token ? $0?.albums : nil }
+    /// The collections of `part` as last kept, with their token.
+    package func collections(_ part: Part) -> Kept<[AssetCollection]>? {
+        state.withLock { $0.collections[part] }
     }
 
-    /// The albums' rows of the album list under `filter` read at `token`, if kept.
-    package func summaries(_ filter: MediaFilter, at token: Int64) -> [AlbumSummary]? {
-        kept.withLock { $0?.token == token ? $0?.summaries[filter] : nil }
+    /// The album-list rows of `part` under `filter` as last kept, with their token.
+    package func summaries(_ part: Part, _ filter: MediaFilter) -> Kept<[AlbumSummary]>? {
+        state.withLock { $0.summaries[part]?[filter] }
     }
 
-    /// Keeps `albums`, read at `token` (unless something read at a later token is kept).
-    package func keep(albums: [AssetCollection], at token: Int64) {
-        update(at: token) { $0.albums = albums }
-    }
-
-    /// Keeps the albums' rows of the album list under `filter`, read at `token`.
-    package func keep(summaries: [AlbumSummary], filter: MediaFilter, at token: Int64) {
-        update(at: token) { $0.summaries[filter] = summaries }
-    }
-
-    private func update(at token: Int64, _ change: (inout Kept) -> Void) {
-        kept.withLock { kept in
-            if let current = kept?.token, current > token { return }
-            var entry = kept?.token == token ? kept ?? Kept(token: token) : Kept(token: token)
-            change(&entry)
-            kept = entry
+    /// Keeps the collections of `part`, read at `token`, unless some read at a later token are kept.
+    package func keep(collections: [AssetCollection], _ part: Part, at token: Int64) {
+        state.withLock { state in
+            if let kept = state.collections[part]?.token, kept > token { return }
+            state.collections[part] = Kept(token: token, rows: collections)
         }
+    }
+
+    /// Keeps the album-list rows of `part` under `filter`, read at `token`, unless rows read at
+    /// a later token are kept.
+    package func keep(summaries: [AlbumSummary], _ part: Part, filter: MediaFilter, at token: Int64) {
+        state.withLock { state in
+            if let kept = state.summaries[part]?[filter]?.token, kept > token { return }
+            state.summaries[part, default: [:]][filter] = Kept(token: token, rows: summaries)
+        }
+    }
+
+    /// `albums` with the counts of the albums in `counts` replaced (an album missing from
+    /// `counts` among `touched` has no visible member left).
+    package static func patch(_ albums: [AssetCollection], touched: Set<CollectionIdentifier>,
+                              counts: [CollectionIdentifier: Int]) -> [AssetCollection] {
+        guard !touched.isEmpty else { return albums }
+        var albums = albums
+        for index in albums.indices where albums[index].kind == .album && touched.contains(albums[index].id) {
+            albums[index].estimatedAssetCount = counts[albums[index].id] ?? 0
+        }
+        return albums
+    }
+
+    /// `summaries` with each album in `touched` given its count of all members from `totals`, and
+    /// its count and key asset under the filter from `fresh` (missing from either: no member
+    /// there).
+    package static func patch(_ summaries: [AlbumSummary], touched: Set<CollectionIdentifier>, totals: [CollectionIdentifier: Int],
+                              fresh: [CollectionIdentifier: (count: Int, keyAsset: Asset?)]) -> [AlbumSummary] {
+        guard !touched.isEmpty else { return summaries }
+        var summaries = summaries
+        for index in summaries.indices where summaries[index].collection.kind == .album && touched.contains(summaries[index].collection.id) {
+            let id = summaries[index].collection.id
+            summaries[index].collection.estimatedAssetCount = totals[id] ?? 0
+            summaries[index].count = fresh[id]?.count ?? 0
+            summaries[index].keyAsset = fresh[id]?.keyAsset
+        }
+        return summaries
+    }
+
+    /// `rows` with each row whose identifier (`id`) is in `fresh` replaced by that row.
+    package static func replace<Row>(_ rows: [Row], with fresh: [CollectionIdentifier: Row], id: (Row) -> CollectionIdentifier) -> [Row] {
+        guard !fresh.isEmpty else { return rows }
+        var rows = rows
+        for index in rows.indices {
+            if let row = fresh[id(rows[index])] { rows[index] = row }
+        }
+        return rows
     }
 }

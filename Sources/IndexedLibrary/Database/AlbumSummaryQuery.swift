@@ -17,53 +17,82 @@ import GRDB
 /// - the key assets of the albums, fetched by row id in one statement.
 ///
 /// Key assets are the oldest under the filter, ties broken by row id, exactly as a page of one
-/// asset sorted oldest first is. The user albums' rows are read again only when the index has
-/// changed since `albumList` kept them (``AlbumListMemo``).
+/// asset sorted oldest first is. The user albums' and the directories' rows are kept in
+/// `albumList` and read again only as far as the index changed since (``AlbumListMemo``): after a
+/// few changes, the touched ones' alone.
 enum AlbumSummaryQuery {
     static func summaries(libraryName: String, filter: MediaFilter, recentlyAddedSince since: Date, albumList: AlbumListMemo,
                           in db: Database) throws -> [AlbumSummary] {
         var summaries = try SmartAlbumSummaries.summaries(filter: filter, recentlyAddedSince: since, in: db)
         let token = try SQLiteIndexStore.latestToken(db)
-        if let albums = albumList.summaries(filter, at: token) {
-            summaries += albums
-        } else {
-            let albums = try albumSummaries(filter: filter, albumList: albumList, in: db)
-            albumList.keep(summaries: albums, filter: filter, at: token)
-            summaries += albums
-        }
-        summaries += try directorySummaries(libraryName: libraryName, filter: filter, in: db)
+        summaries += try albumSummaries(filter: filter, albumList: albumList, at: token, in: db)
+        summaries += try directorySummaries(libraryName: libraryName, filter: filter, albumList: albumList, at: token, in: db)
         return summaries
     }
 
-    /// The user albums and folders, in the order ``SQLiteIndexStore/collections(libraryName:recentlyAddedSince:albumList:in:)`` lists them.
-    private static func albumSummaries(filter: MediaFilter, albumList: AlbumListMemo, in db: Database) throws -> [AlbumSummary] {
-        let collections = try SQLiteIndexStore.albumCollections(albumList, in: db)
-        guard !collections.isEmpty else { return [] }
-        var keyIDs: [CollectionIdentifier: Int64] = [:]
-        var counts: [CollectionIdentifier: Int] = [:]
+    /// The user albums and folders, in the order ``SQLiteIndexStore/collections(libraryName:recentlyAddedSince:albumList:in:)``
+    /// lists them, at the index's change `token`, brought up to it from what `albumList` keeps, as
+    /// ``SQLiteIndexStore/albumCollections(_:at:in:)`` is.
+    private static func albumSummaries(filter: MediaFilter, albumList: AlbumListMemo, at token: Int64, in db: Database) throws -> [AlbumSummary] {
+        let kept = albumList.summaries(.albums, filter)
+        if let kept, kept.token == token { return kept.rows }
+        let summaries: [AlbumSummary]
+        if let kept, kept.token < token, let touched = try SQLiteIndexStore.albumListDelta(since: kept.token, in: db)?.albums {
+            summaries = AlbumListMemo.patch(kept.rows, touched: AlbumListDelta.albumIdentifiers(touched),
+                                            totals: try SQLiteIndexStore.albumCounts(touched, in: db),
+                                            fresh: try keyRows(filter: filter, albums: touched, in: db))
+        } else {
+            let collections = try SQLiteIndexStore.albumCollections(albumList, at: token, in: db)
+            let fresh = try keyRows(filter: filter, albums: nil, in: db)
+            summaries = collections.map { collection in
+                AlbumSummary(collection: collection, count: fresh[collection.id]?.count ?? 0, keyAsset: fresh[collection.id]?.keyAsset)
+            }
+        }
+        albumList.keep(summaries: summaries, .albums, filter: filter, at: token)
+        return summaries
+    }
+
+    /// The count and key asset under `filter` of every user album with a member under it, or of
+    /// those of `albums` only.
+    private static func keyRows(filter: MediaFilter, albums: Set<UUID>?, in db: Database) throws -> [CollectionIdentifier: (count: Int, keyAsset: Asset?)] {
+        var ranked: [CollectionIdentifier: (count: Int, keyID: Int64)] = [:]
+        let only = albums.map { " AND album_asset.albumId IN (SELECT id FROM album WHERE uuid IN (\(databaseQuestionMarks(count: $0.count))))" } ?? ""
         for row in try Row.fetchAll(db, sql: """
             SELECT album.uuid, ranked.assetId, ranked.count FROM (
                 SELECT album_asset.albumId, asset.id AS assetId,
                        COUNT(*) OVER (PARTITION BY album_asset.albumId) AS count,
                        ROW_NUMBER() OVER (PARTITION BY album_asset.albumId ORDER BY asset.creationDate, asset.id) AS rank
                 FROM album_asset CROSS JOIN asset ON asset.id = album_asset.assetId
-                WHERE asset.deletedAt IS NULL AND asset.isHidden = 0\(mediaCondition(filter))
+                WHERE asset.deletedAt IS NULL AND asset.isHidden = 0\(mediaCondition(filter))\(only)
             ) AS ranked JOIN album ON album.id = ranked.albumId
             WHERE ranked.rank = 1
-            """) {
-            let id: CollectionIdentifier = CollectionID.album(row[0])
-            keyIDs[id] = row[1]
-            counts[id] = row[2]
+            """, arguments: StatementArguments(Array(albums ?? []))) {
+            ranked[CollectionID.album(row[0])] = (row[2], row[1])
         }
-        let keys = try keyAssets(Array(keyIDs.values), in: db)
-        return collections.map { collection in
-            AlbumSummary(collection: collection, count: counts[collection.id] ?? 0, keyAsset: keyIDs[collection.id].flatMap { keys[$0] })
-        }
+        let keys = try keyAssets(ranked.values.map(\.keyID), in: db)
+        return ranked.mapValues { row in (row.count, keys[row.keyID]) }
     }
 
-    /// Every directory, by path, with its key asset's row (from `directory_key`, schema v4) read
-    /// in the same statement.
-    private static func directorySummaries(libraryName: String, filter: MediaFilter, in db: Database) throws -> [AlbumSummary] {
+    /// Every directory, by path, at the index's change `token`, brought up to it from what
+    /// `albumList` keeps as the user albums are (``albumSummaries(filter:albumList:at:in:)``).
+    private static func directorySummaries(libraryName: String, filter: MediaFilter, albumList: AlbumListMemo, at token: Int64,
+                                           in db: Database) throws -> [AlbumSummary] {
+        let kept = albumList.summaries(.directories, filter)
+        if let kept, kept.token == token { return kept.rows }
+        let summaries: [AlbumSummary]
+        if let kept, kept.token < token, let touched = try SQLiteIndexStore.albumListDelta(since: kept.token, in: db)?.directories {
+            let fresh = try directorySummaries(libraryName: libraryName, filter: filter, only: touched, in: db)
+            summaries = AlbumListMemo.replace(kept.rows, with: Dictionary(uniqueKeysWithValues: fresh.map { ($0.collection.id, $0) }), id: \.collection.id)
+        } else {
+            summaries = try directorySummaries(libraryName: libraryName, filter: filter, only: nil, in: db)
+        }
+        albumList.keep(summaries: summaries, .directories, filter: filter, at: token)
+        return summaries
+    }
+
+    /// Every directory (or those of `only`), by path, with its key asset's row (from
+    /// `directory_key`, schema v4) read in the same statement.
+    private static func directorySummaries(libraryName: String, filter: MediaFilter, only: Set<UUID>?, in db: Database) throws -> [AlbumSummary] {
         let key = switch filter {
         case .all:
             // The older of the directory's photo and video keys.
@@ -82,9 +111,10 @@ enum AlbumSummaryQuery {
         let rows = try Row.fetchCursor(db, sql: """
             SELECT directory_key.*, directory.uuid, directory.relativePath,
                    (SELECT SUM(count) FROM asset_count WHERE asset_count.directoryId = directory.id)\(filteredCount)
-            FROM directory LEFT JOIN directory_key ON directory_key.directoryId = directory.id AND directory_key.mediaType = \(key)
+            FROM directory LEFT JOIN directory_key ON directory_key.directoryId = directory.id AND directory_key.mediaType = \(key)\(
+                only.map { " WHERE directory.uuid IN (\(databaseQuestionMarks(count: $0.count)))" } ?? "")
             ORDER BY directory.relativePath
-            """)
+            """, arguments: StatementArguments(Array(only ?? [])))
         let columns = AssetRecord.columnCount
         var summaries: [AlbumSummary] = []
         while let row = try rows.next() {

@@ -74,9 +74,7 @@ extension SQLiteIndexStore {
                 SELECT token, assetUUID, collectionId, kind FROM change WHERE token > ? ORDER BY token
                 """, arguments: [token.value])
             while let row = try rows.next() {
-                guard let kind = ChangeKind.fromDatabaseValue(row["kind"]) else { continue }
-                change.fold(RecordedChange(token: row["token"], asset: row["assetUUID"],
-                                           collection: (row["collectionId"] as String?).map(CollectionIdentifier.init(rawValue:)), kind: kind))
+                if let recorded = RecordedChange(row: row) { change.fold(recorded) }
             }
             return change
         }

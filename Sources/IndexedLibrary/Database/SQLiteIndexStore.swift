@@ -46,54 +46,14 @@ struct SQLiteIndexStore: IndexStore {
     }
 
     /// The collections, as ``collections(libraryName:recentlyAddedSince:)`` lists them, read in
-    /// `db`; the user albums from `albumList` while the index has not changed.
+    /// `db`; the user albums and the directories kept in `albumList` and read again only as far
+    /// as the index changed.
     static func collections(libraryName: String, recentlyAddedSince since: Date, albumList: AlbumListMemo,
                             in db: Database) throws -> [AssetCollection] {
-        var collections = try SmartAlbumSummaries.collections(recentlyAddedSince: since, in: db)
-        collections += try albumCollections(albumList, in: db)
-        let directories = try Row.fetchAll(db, sql: """
-            SELECT directory.uuid, directory.relativePath,
-                   (SELECT SUM(count) FROM asset_count WHERE asset_count.directoryId = directory.id) AS count
-            FROM directory ORDER BY directory.relativePath
-            """)
-        for row in directories {
-            collections.append(DirectoryRecord.collection(uuid: row[0], relativePath: row[1], count: row[2] ?? 0, libraryName: libraryName))
-        }
-        return collections
-    }
-
-    /// The user albums and folders (``albumCollections(in:)``): those `albumList` keeps when
-    /// they were read at the index's latest change token, else read and kept.
-    static func albumCollections(_ albumList: AlbumListMemo, in db: Database) throws -> [AssetCollection] {
         let token = try latestToken(db)
-        if let albums = albumList.albums(at: token) { return albums }
-        let albums = try albumCollections(in: db)
-        albumList.keep(albums: albums, at: token)
-        return albums
-    }
-
-    /// The user albums and folders, top level first, each level by position, with their
-    /// unfiltered counts (a folder has none), summed from `album_count` (schema v7).
-    ///
-    /// One pass over `album_children` (SQLite puts a `NULL` parent, the top level, first) read
-    /// by column position, each parent's UUID found among the rows read rather than joined: at
-    /// 20,000 albums the join and reading by column name were two thirds of the list's time.
-    static func albumCollections(in db: Database) throws -> [AssetCollection] {
-        var rows: [(id: Int64, uuid: UUID, title: String, isFolder: Bool, parentId: Int64?, count: Int)] = []
-        let cursor = try Row.fetchCursor(db, sql: """
-            SELECT album.id, album.uuid, album.title, album.kind = 'folder', album.parentId,
-                   (SELECT SUM(count) FROM album_count WHERE album_count.albumId = album.id)
-            FROM album ORDER BY album.parentId, album.position
-            """)
-        while let row = try cursor.next() {
-            rows.append((row[0], row[1], row[2], row[3], row[4], row[5] ?? 0))
-        }
-        let identifiers: [CollectionIdentifier] = rows.map { row in CollectionID.album(row.uuid) }
-        let byRowID = Dictionary(uniqueKeysWithValues: zip(rows.lazy.map(\.id), identifiers))
-        return zip(rows, identifiers).map { row, id in
-            AssetCollection(id: id, title: row.title, kind: row.isFolder ? .folder : .album,
-                            estimatedAssetCount: row.isFolder ? nil : row.count, parentID: row.parentId.flatMap { byRowID[$0] })
-        }
+        return try SmartAlbumSummaries.collections(recentlyAddedSince: since, in: db)
+            + albumCollections(albumList, at: token, in: db)
+            + directoryCollections(libraryName: libraryName, albumList: albumList, at: token, in: db)
     }
 
     func albumSummaries(libraryName: String, filter: MediaFilter, recentlyAddedSince since: Date) async throws -> [AlbumSummary] {

@@ -14,21 +14,16 @@ import PostgresNIO
 ///   key asset, read by a lateral join from the directory's browse index (in the index's own
 ///   order, its fixed columns named first, so each is one seek: see `PostgresAssetQuery`).
 ///
-/// Key assets are the oldest under the filter, ties broken by row id. The user albums' rows are
-/// read again only when the index has changed since `albumList` kept them (``AlbumListMemo``).
+/// Key assets are the oldest under the filter, ties broken by row id. The user albums' and the
+/// directories' rows are kept in `albumList` and read again only as far as the index changed
+/// since (``AlbumListMemo``).
 enum PostgresAlbumSummaries {
     static func summaries(libraryName: String, filter: MediaFilter, recentlyAddedSince since: Date, albumList: AlbumListMemo,
                           in session: PostgresSession) async throws -> [AlbumSummary] {
         var summaries = try await smartSummaries(filter: filter, recentlyAddedSince: since, in: session)
         let token = try await PostgresIndexStore.latestToken(session)
-        if let albums = albumList.summaries(filter, at: token) {
-            summaries += albums
-        } else {
-            let albums = try await albumSummaries(filter: filter, albumList: albumList, in: session)
-            albumList.keep(summaries: albums, filter: filter, at: token)
-            summaries += albums
-        }
-        summaries += try await directorySummaries(libraryName: libraryName, filter: filter, in: session)
+        summaries += try await albumSummaries(filter: filter, albumList: albumList, at: token, in: session)
+        summaries += try await directorySummaries(libraryName: libraryName, filter: filter, albumList: albumList, at: token, in: session)
         return summaries
     }
 
@@ -57,43 +52,88 @@ enum PostgresAlbumSummaries {
         return summaries
     }
 
-    /// The user albums and folders, in the order the collections list them.
-    private static func albumSummaries(filter: MediaFilter, albumList: AlbumListMemo, in session: PostgresSession) async throws -> [AlbumSummary] {
-        let collections = try await PostgresCollections.albumCollections(albumList, in: session)
-        guard !collections.isEmpty else { return [] }
-        var keyIDs: [CollectionIdentifier: Int64] = [:]
-        var counts: [CollectionIdentifier: Int] = [:]
-        for row in try await session.rows("""
+    /// The user albums and folders, in the order the collections list them, at the index's
+    /// change `token`, brought up to it from what `albumList` keeps, as
+    /// ``PostgresCollections/albumCollections(_:at:in:)`` is.
+    private static func albumSummaries(filter: MediaFilter, albumList: AlbumListMemo, at token: Int64,
+                                       in session: PostgresSession) async throws -> [AlbumSummary] {
+        let kept = albumList.summaries(.albums, filter)
+        if let kept, kept.token == token { return kept.rows }
+        let summaries: [AlbumSummary]
+        if let kept, kept.token < token, let touched = try await PostgresAlbumChanges.delta(since: kept.token, in: session)?.albums {
+            summaries = AlbumListMemo.patch(kept.rows, touched: AlbumListDelta.albumIdentifiers(touched),
+                                            totals: try await PostgresAlbumChanges.albumCounts(touched, in: session),
+                                            fresh: try await keyRows(filter: filter, albums: touched, in: session))
+        } else {
+            let collections = try await PostgresCollections.albumCollections(albumList, at: token, in: session)
+            let fresh = collections.isEmpty ? [:] : try await keyRows(filter: filter, albums: nil, in: session)
+            summaries = collections.map { collection in
+                AlbumSummary(collection: collection, count: fresh[collection.id]?.count ?? 0, keyAsset: fresh[collection.id]?.keyAsset)
+            }
+        }
+        albumList.keep(summaries: summaries, .albums, filter: filter, at: token)
+        return summaries
+    }
+
+    /// The count and key asset under `filter` of every user album with a member under it, or of
+    /// those of `albums` only.
+    private static func keyRows(filter: MediaFilter, albums: Set<UUID>?, in session: PostgresSession) async throws
+        -> [CollectionIdentifier: (count: Int, keyAsset: Asset?)] {
+        let ranking = """
             SELECT album.uuid, ranked.assetId, ranked.count FROM (
                 SELECT album_asset.albumId, asset.id AS assetId,
                        COUNT(*) OVER (PARTITION BY album_asset.albumId) AS count,
                        ROW_NUMBER() OVER (PARTITION BY album_asset.albumId ORDER BY asset.creationDate, asset.id) AS rank
                 FROM album_asset JOIN asset ON asset.id = album_asset.assetId
-                WHERE \(unescaped: PostgresAssetQuery.visible)\(unescaped: mediaCondition(filter))
-            ) AS ranked JOIN album ON album.id = ranked.albumId
-            WHERE ranked.rank = 1
-            """) {
+                WHERE \(PostgresAssetQuery.visible)\(mediaCondition(filter))
+            """
+        let firsts = ") AS ranked JOIN album ON album.id = ranked.albumId WHERE ranked.rank = 1"
+        let rows = if let albums {
+            try await session.rows("""
+                \(unescaped: ranking) AND album_asset.albumId IN (SELECT id FROM album WHERE uuid = ANY(\(Array(albums))))
+                \(unescaped: firsts)
+                """)
+        } else {
+            try await session.rows("\(unescaped: ranking)\n\(unescaped: firsts)")
+        }
+        var ranked: [CollectionIdentifier: (count: Int, keyID: Int64)] = [:]
+        for row in rows {
             let (uuid, assetID, count) = try row.decode((UUID, Int64, Int).self)
-            keyIDs[CollectionID.album(uuid)] = assetID
-            counts[CollectionID.album(uuid)] = count
+            ranked[CollectionID.album(uuid)] = (count, assetID)
         }
         var keys: [Int64: Asset] = [:]
-        if !keyIDs.isEmpty {
-            for record in try await session.assetRecords("SELECT asset.* FROM asset WHERE id = ANY(\(Array(keyIDs.values)))") {
+        if !ranked.isEmpty {
+            for record in try await session.assetRecords("SELECT asset.* FROM asset WHERE id = ANY(\(ranked.values.map(\.keyID)))") {
                 if let id = record.id { keys[id] = record.asset }
             }
         }
-        return collections.map { collection in
-            AlbumSummary(collection: collection, count: counts[collection.id] ?? 0, keyAsset: keyIDs[collection.id].flatMap { keys[$0] })
-        }
+        return ranked.mapValues { row in (row.count, keys[row.keyID]) }
     }
 
-    /// Every directory, by path, with its key asset's row read in the same statement.
-    private static func directorySummaries(libraryName: String, filter: MediaFilter, in session: PostgresSession) async throws -> [AlbumSummary] {
+    /// Every directory, by path, at the index's change `token`, brought up to it from what
+    /// `albumList` keeps as the user albums are (``albumSummaries(filter:albumList:at:in:)``).
+    private static func directorySummaries(libraryName: String, filter: MediaFilter, albumList: AlbumListMemo, at token: Int64,
+                                           in session: PostgresSession) async throws -> [AlbumSummary] {
+        let kept = albumList.summaries(.directories, filter)
+        if let kept, kept.token == token { return kept.rows }
+        let summaries: [AlbumSummary]
+        if let kept, kept.token < token, let touched = try await PostgresAlbumChanges.delta(since: kept.token, in: session)?.directories {
+            let fresh = try await directorySummaries(libraryName: libraryName, filter: filter, only: touched, in: session)
+            summaries = AlbumListMemo.replace(kept.rows, with: Dictionary(uniqueKeysWithValues: fresh.map { ($0.collection.id, $0) }), id: \.collection.id)
+        } else {
+            summaries = try await directorySummaries(libraryName: libraryName, filter: filter, only: nil, in: session)
+        }
+        albumList.keep(summaries: summaries, .directories, filter: filter, at: token)
+        return summaries
+    }
+
+    /// Every directory (or those of `only`), by path, with its key asset's row read in the same statement.
+    private static func directorySummaries(libraryName: String, filter: MediaFilter, only: Set<UUID>?,
+                                           in session: PostgresSession) async throws -> [AlbumSummary] {
         let filteredCount = PostgresAssetQuery.mediaCode(filter).map { code in
             "(SELECT COALESCE(SUM(count), 0)::bigint FROM asset_count WHERE asset_count.directoryId = directory.id AND asset_count.mediaType = \(code))"
         } ?? "0::bigint"
-        let rows = try await session.rows(PostgresQuery(unsafeSQL: """
+        let select = """
             SELECT key.*, directory.uuid, directory.relativePath,
                    (SELECT COALESCE(SUM(count), 0)::bigint FROM asset_count WHERE asset_count.directoryId = directory.id),
                    \(filteredCount)
@@ -103,8 +143,12 @@ enum PostgresAlbumSummaries {
                 ORDER BY asset.directoryId, asset.deletedAt, asset.isHidden\(filter == .all ? "" : ", asset.mediaType"), asset.creationDate, asset.id
                 LIMIT 1
             ) AS key ON true
-            ORDER BY directory.relativePath COLLATE "C"
-            """))
+            """
+        let rows = if let only {
+            try await session.rows("\(unescaped: select) WHERE directory.uuid = ANY(\(Array(only))) ORDER BY directory.relativePath COLLATE \"C\"")
+        } else {
+            try await session.rows("\(unescaped: select) ORDER BY directory.relativePath COLLATE \"C\"")
+        }
         let columns = AssetRecord.columnCount
         return try rows.map { row in
             let cells = row.makeRandomAccess()

@@ -4,8 +4,8 @@ import IndexedLibrary
 import PostgresNIO
 
 /// The collections as the library lists them (smart albums, user albums and folders, then
-/// every directory by path), with exact counts, read in one snapshot; the user albums from an
-/// ``AlbumListMemo`` while the index has not changed.
+/// every directory by path), with exact counts, read in one snapshot; the user albums and the
+/// directories kept in an ``AlbumListMemo`` and read again only as far as the index changed.
 enum PostgresCollections {
     static func collections(libraryName: String, recentlyAddedSince since: Date, albumList: AlbumListMemo,
                             in session: PostgresSession) async throws -> [AssetCollection] {
@@ -21,26 +21,62 @@ enum PostgresCollections {
             }
             collections.append(smart.collection(count: count))
         }
-        collections += try await albumCollections(albumList, in: session)
-        for row in try await session.rows("""
-            SELECT directory.uuid, directory.relativePath,
-                   (SELECT COALESCE(SUM(count), 0)::bigint FROM asset_count WHERE asset_count.directoryId = directory.id)
-            FROM directory ORDER BY directory.relativePath COLLATE "C"
-            """) {
-            let (uuid, path, count) = try row.decode((UUID, String, Int).self)
-            collections.append(DirectoryCollection.collection(uuid: uuid, relativePath: path, count: count, libraryName: libraryName))
-        }
+        let token = try await PostgresIndexStore.latestToken(session)
+        collections += try await albumCollections(albumList, at: token, in: session)
+        collections += try await directoryCollections(libraryName: libraryName, albumList: albumList, at: token, in: session)
         return collections
     }
 
-    /// The user albums and folders (``albumCollections(in:)``): those `albumList` keeps when
-    /// they were read at the index's latest change token, else read and kept.
-    static func albumCollections(_ albumList: AlbumListMemo, in session: PostgresSession) async throws -> [AssetCollection] {
-        let token = try await PostgresIndexStore.latestToken(session)
-        if let albums = albumList.albums(at: token) { return albums }
-        let albums = try await albumCollections(in: session)
-        albumList.keep(albums: albums, at: token)
+    /// The user albums and folders (``albumCollections(in:)``) at the index's change `token`,
+    /// brought up to it from what `albumList` keeps: as kept when nothing changed, the touched
+    /// albums' counts read again after a few changes of assets or memberships, else read whole.
+    static func albumCollections(_ albumList: AlbumListMemo, at token: Int64, in session: PostgresSession) async throws -> [AssetCollection] {
+        let kept = albumList.collections(.albums)
+        if let kept, kept.token == token { return kept.rows }
+        let albums: [AssetCollection]
+        if let kept, kept.token < token, let touched = try await PostgresAlbumChanges.delta(since: kept.token, in: session)?.albums {
+            albums = AlbumListMemo.patch(kept.rows, touched: AlbumListDelta.albumIdentifiers(touched),
+                                         counts: try await PostgresAlbumChanges.albumCounts(touched, in: session))
+        } else {
+            albums = try await albumCollections(in: session)
+        }
+        albumList.keep(collections: albums, .albums, at: token)
         return albums
+    }
+
+    /// Every directory, by path, with its count, at the index's change `token`, brought up to it
+    /// from what `albumList` keeps as the user albums are (``albumCollections(_:at:in:)``).
+    static func directoryCollections(libraryName: String, albumList: AlbumListMemo, at token: Int64,
+                                     in session: PostgresSession) async throws -> [AssetCollection] {
+        let kept = albumList.collections(.directories)
+        if let kept, kept.token == token { return kept.rows }
+        let directories: [AssetCollection]
+        if let kept, kept.token < token, let touched = try await PostgresAlbumChanges.delta(since: kept.token, in: session)?.directories {
+            let fresh = try await directoryCollections(libraryName: libraryName, only: touched, in: session)
+            directories = AlbumListMemo.replace(kept.rows, with: Dictionary(uniqueKeysWithValues: fresh.map { ($0.id, $0) }), id: \.id)
+        } else {
+            directories = try await directoryCollections(libraryName: libraryName, only: nil, in: session)
+        }
+        albumList.keep(collections: directories, .directories, at: token)
+        return directories
+    }
+
+    /// Every directory (or those of `only`), by path, with its count summed from `asset_count`.
+    private static func directoryCollections(libraryName: String, only: Set<UUID>?, in session: PostgresSession) async throws -> [AssetCollection] {
+        let select = """
+            SELECT directory.uuid, directory.relativePath,
+                   (SELECT COALESCE(SUM(count), 0)::bigint FROM asset_count WHERE asset_count.directoryId = directory.id)
+            FROM directory
+            """
+        let rows = if let only {
+            try await session.rows("\(unescaped: select) WHERE directory.uuid = ANY(\(Array(only))) ORDER BY directory.relativePath COLLATE \"C\"")
+        } else {
+            try await session.rows("\(unescaped: select) ORDER BY directory.relativePath COLLATE \"C\"")
+        }
+        return try rows.map { row in
+            let (uuid, path, count) = try row.decode((UUID, String, Int).self)
+            return DirectoryCollection.collection(uuid: uuid, relativePath: path, count: count, libraryName: libraryName)
+        }
     }
 
     /// The user albums and folders, top level first, each level by position, with their
