@@ -25,7 +25,7 @@ package enum PostgresSessionSchema {
     /// Brings the database's session tables to the current version.
     /// - Throws: ``PostgresIndexError/newerSchema(_:version:known:)`` for tables a newer program migrated.
     package static func migrate(_ database: PostgresPool) async throws {
-        try await database.transaction { session in
+        try await database.transaction(statementDeadline: nil) { session in
             try await session.execute("SELECT pg_advisory_xact_lock(\(createLock))")
             try await session.execute("CREATE TABLE IF NOT EXISTS picker_state_version (version bigint NOT NULL)")
             let version = try await session.value("SELECT MAX(version) FROM picker_state_version", as: Int.self) ?? 0

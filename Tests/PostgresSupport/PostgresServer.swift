@@ -48,6 +48,37 @@ public final class PostgresServer: Sendable {
         try await PostgresProcess.stop(pid.withLock { $0 })
     }
 
+    /// Freezes every process of the server (`SIGSTOP` to the postmaster, then to each of its
+    /// children: every backend leads a session of its own, so a signal to the postmaster's
+    /// process group does not reach them): connections stay open and new ones are accepted by
+    /// the kernel, but nothing is answered or closed, as with a stalled database or a network
+    /// that drops packets. ``resume()`` thaws it.
+    public func pause() {
+        let postmaster = pid.withLock { $0 }
+        kill(postmaster, SIGSTOP)
+        for child in Self.children(of: postmaster) { kill(child, SIGSTOP) }
+    }
+
+    /// Thaws a server ``pause()`` froze.
+    public func resume() {
+        let postmaster = pid.withLock { $0 }
+        for child in Self.children(of: postmaster) { kill(child, SIGCONT) }
+        kill(postmaster, SIGCONT)
+    }
+
+    /// The processes whose parent is `parent`, from `/proc/PID/stat` (its fourth field).
+    private static func children(of parent: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry in
+            guard let child = pid_t(entry),
+                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            // After "PID (COMMAND)": the state, then the parent's PID.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && pid_t(fields[1]) == parent ? child : nil
+        }
+    }
+
     /// Starts the stopped server again on the same port and folder; returns once it accepts connections.
     public func start() async throws {
         let new = try await PostgresProcess.run(folder: socketFolder, port: port)

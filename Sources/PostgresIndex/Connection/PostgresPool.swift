@@ -69,10 +69,25 @@ package final class PostgresPool: Sendable {
         running.cancel()
     }
 
-    /// Runs `body` on one connection, outside any transaction.
-    package func withSession<Result: Sendable>(_ body: (PostgresSession) async throws -> Result) async throws -> Result {
+    /// How long a statement may go unanswered before its connection is closed and the statement
+    /// fails as the database being unavailable for now (503 with `Retry-After`): a database
+    /// stalled rather than gone — a frozen server, a network that drops instead of refusing —
+    /// answers nothing and closes nothing, and held each request waiting on it for minutes (an
+    /// outside attack: 238 s). Once the database has been seen failing, statements wait
+    /// ``failingLeaseDeadline`` at most until one succeeds. Migrations and bulk loads, which
+    /// may rightly take longer, pass `nil`.
+    package static let statementDeadline: Duration = .seconds(15)
+
+    /// Runs `body` on one connection, outside any transaction; each of its statements is
+    /// answered within `statementDeadline` (``statementDeadline`` by default; `nil`: no bound)
+    /// or fails with ``PostgresIndexError/unavailable(_:message:)``.
+    package func withSession<Result: Sendable>(statementDeadline: Duration? = PostgresPool.statementDeadline,
+                                               _ body: (PostgresSession) async throws -> Result) async throws -> Result {
+        let deadline = statementDeadline.map { isFailing ? min($0, Self.failingLeaseDeadline) : $0 }
         do {
-            let result = try await leased { connection in try await body(PostgresSession(connection: connection, logger: logger, address: address)) }
+            let result = try await leased { connection in
+                try await body(PostgresSession(connection: connection, logger: logger, address: address, statementDeadline: deadline))
+            }
             failing.withLock { $0 = false }
             return result
         } catch {
@@ -93,8 +108,10 @@ package final class PostgresPool: Sendable {
 
     /// Runs `body` in a write transaction, after every other write has committed or rolled
     /// back (the advisory lock). `body`'s error rolls it back and is rethrown as it was.
-    package func write<Result: Sendable>(_ body: (PostgresSession) async throws -> Result) async throws -> Result {
-        try await transaction("BEGIN", { session in
+    /// `statementDeadline` bounds each statement as ``withSession(statementDeadline:_:)``'s does.
+    package func write<Result: Sendable>(statementDeadline: Duration? = PostgresPool.statementDeadline,
+                                         _ body: (PostgresSession) async throws -> Result) async throws -> Result {
+        try await transaction("BEGIN", statementDeadline: statementDeadline, { session in
             try await session.execute("SELECT pg_advisory_xact_lock(\(Self.writeLock))")
             return try await body(session)
         })
@@ -103,12 +120,14 @@ package final class PostgresPool: Sendable {
     /// Runs `body` in a read-committed transaction without the write lock: for changes that lock
     /// the rows they change (`SELECT … FOR UPDATE`) and so take turns only with changes to the
     /// same rows, such as one picker session's picks. `body`'s error rolls it back and is rethrown.
-    package func transaction<Result: Sendable>(_ body: (PostgresSession) async throws -> Result) async throws -> Result {
-        try await transaction("BEGIN", body)
+    package func transaction<Result: Sendable>(statementDeadline: Duration? = PostgresPool.statementDeadline,
+                                               _ body: (PostgresSession) async throws -> Result) async throws -> Result {
+        try await transaction("BEGIN", statementDeadline: statementDeadline, body)
     }
 
-    private func transaction<Result: Sendable>(_ begin: String, _ body: (PostgresSession) async throws -> Result) async throws -> Result {
-        try await withSession { session in
+    private func transaction<Result: Sendable>(_ begin: String, statementDeadline: Duration? = PostgresPool.statementDeadline,
+                                               _ body: (PostgresSession) async throws -> Result) async throws -> Result {
+        try await withSession(statementDeadline: statementDeadline) { session in
             try await session.execute(PostgresQuery(unsafeSQL: begin))
             let result: Result
             do {
@@ -136,15 +155,44 @@ package struct PostgresSession {
     let logger: Logger
     /// The database's address, for errors.
     let address: PostgresAddress
+    /// How long each statement may go unanswered (``PostgresPool/statementDeadline``), or `nil`.
+    let statementDeadline: Duration?
 
     /// Runs a statement, its rows (if any) read and dropped.
     package func execute(_ query: PostgresQuery) async throws {
-        for try await _ in try await connection.query(query, logger: logger) {}
+        try await answered { connection, logger in
+            for try await _ in try await connection.query(query, logger: logger) {}
+        }
     }
 
     /// Every row of a statement.
     package func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        try await connection.query(query, logger: logger).collect()
+        try await answered { connection, logger in try await connection.query(query, logger: logger).collect() }
+    }
+
+    /// Runs `statement` on the connection; past ``statementDeadline`` the connection is closed
+    /// (which fails the statement, and the pool makes another) and the statement fails with
+    /// ``PostgresIndexError/unavailable(_:message:)``.
+    ///
+    /// The deadline is a task scheduled on the connection's event loop, not a task of its own:
+    /// it is set and cancelled around every statement of every request.
+    private func answered<Result>(_ statement: (PostgresConnection, Logger) async throws -> Result) async throws -> Result {
+        guard let deadline = statementDeadline else { return try await statement(connection, logger) }
+        let expiry = StatementExpiry()
+        let connection = self.connection
+        let timer = connection.eventLoop.scheduleTask(in: TimeAmount(deadline)) {
+            expiry.expired.store(true, ordering: .relaxed)
+            connection.close().whenComplete { _ in }
+        }
+        defer { timer.cancel() }
+        do {
+            return try await statement(connection, logger)
+        } catch {
+            if expiry.expired.load(ordering: .relaxed) {
+                throw PostgresIndexError.unavailable(address, message: "no answer within \(deadline)")
+            }
+            throw error
+        }
     }
 
     /// The first column of every row.
@@ -157,4 +205,9 @@ package struct PostgresSession {
         where Value._DecodableType == Value {
         try await values(query, as: Value?.self).first ?? nil
     }
+}
+
+/// Whether a statement's deadline passed (``PostgresSession/statementDeadline``).
+private final class StatementExpiry: Sendable {
+    let expired = Atomic(false)
 }

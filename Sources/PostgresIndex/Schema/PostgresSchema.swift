@@ -27,7 +27,8 @@ package enum PostgresSchema {
     /// Brings the database to the current version.
     /// - Throws: ``PostgresIndexError/newerSchema(_:version:known:)`` for a database a newer program migrated.
     static func migrate(_ database: PostgresPool) async throws {
-        try await database.write { session in
+        // A migration over a large index may rightly take minutes: no statement deadline.
+        try await database.write(statementDeadline: nil) { session in
             try await session.execute("CREATE TABLE IF NOT EXISTS schema_version (version bigint NOT NULL)")
             let version = try await session.value("SELECT MAX(version) FROM schema_version", as: Int.self) ?? 0
             guard version <= migrations.count else {

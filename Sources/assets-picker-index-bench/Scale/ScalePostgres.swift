@@ -14,7 +14,7 @@ enum ScalePostgres {
 
     static func write(_ library: ScaleLibrary, database: PostgresPool, root: String, picks: [UUID]) async throws {
         _ = try await PostgresIndexStore(database: database, root: root, previewPlace: "scale-bench")
-        try await database.write { session in
+        try await database.write(statementDeadline: nil) { session in
             let paths = library.directories
             let ids = (1...paths.count).map(Int64.init)
             let uuids = paths.indices.map { ScaleLibrary.uuid(index: -1 - $0, seed: library.seed) }
@@ -24,7 +24,7 @@ enum ScalePostgres {
         }
         var rows = library.assetRows()
         while case let batch = rows.next(10_000), !batch.isEmpty {
-            try await database.write { session in try await insert(batch, in: session) }
+            try await database.write(statementDeadline: nil) { session in try await insert(batch, in: session) }
         }
         var albumIDs: [Int64] = [], albumUUIDs: [UUID] = [], titles: [String] = [], positions: [Int64] = []
         var memberAlbums: [Int64] = [], memberAssets: [Int64] = [], memberPositions: [Int64] = []
@@ -39,7 +39,7 @@ enum ScalePostgres {
                 memberPositions.append(Int64(position))
             }
         }
-        try await database.write { session in
+        try await database.write(statementDeadline: nil) { session in
             try await session.execute("""
                 INSERT INTO album (id, uuid, title, kind, parentId, position, createdAt)
                 SELECT id, uuid, title, 'album', NULL, position, \(library.now)
@@ -48,7 +48,7 @@ enum ScalePostgres {
         }
         for start in stride(from: 0, to: memberAlbums.count, by: 100_000) {
             let end = min(start + 100_000, memberAlbums.count)
-            try await database.write { session in
+            try await database.write(statementDeadline: nil) { session in
                 try await session.execute("""
                     INSERT INTO album_asset (albumId, assetId, position)
                     SELECT * FROM unnest(\(Array(memberAlbums[start..<end]))::bigint[], \(Array(memberAssets[start..<end]))::bigint[],
@@ -57,7 +57,7 @@ enum ScalePostgres {
             }
         }
         try await PostgresSessionSchema.migrate(database)
-        try await database.write { session in
+        try await database.write(statementDeadline: nil) { session in
             try await session.execute("""
                 INSERT INTO picker_session (id, picker_token, max_items, media_filter, pick_order, own, create_time, expire_time, forget_time, next_position)
                 VALUES (\(sessionID), 'token', \(picks.count + 1), 'all', 'pick', false, now(), now() + interval '1 hour', now() + interval '1 day', \(picks.count))
@@ -71,7 +71,7 @@ enum ScalePostgres {
             try await session.execute("SELECT setval(pg_get_serial_sequence('album', 'id'), (SELECT MAX(id) FROM album))")
             try await session.execute("SELECT setval(pg_get_serial_sequence('directory', 'id'), (SELECT MAX(id) FROM directory))")
         }
-        try await database.withSession { session in try await session.execute("VACUUM ANALYZE") }
+        try await database.withSession(statementDeadline: nil) { session in try await session.execute("VACUUM ANALYZE") }
     }
 
     private static func insert(_ rows: [ScaleLibrary.Asset], in session: PostgresSession) async throws {
@@ -102,7 +102,7 @@ enum ScalePostgres {
 
     /// Records that the library of `marker` is written.
     static func keep(marker: String, in database: PostgresPool) async throws {
-        try await database.write { session in
+        try await database.write(statementDeadline: nil) { session in
             try await session.execute("CREATE TABLE IF NOT EXISTS scale_library (marker text NOT NULL)")
             try await session.execute("DELETE FROM scale_library")
             try await session.execute("INSERT INTO scale_library (marker) VALUES (\(marker))")

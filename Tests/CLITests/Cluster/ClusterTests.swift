@@ -60,7 +60,7 @@ struct ClusterTests {
         }
     }
 
-    @Test("PostgreSQL stopped under load: requests answer 503 with Retry-After, never another error, and recover once it is back, the servers never restarted; nothing picked is lost")
+    @Test("PostgreSQL stalled, then stopped, under load: requests answer 503 with Retry-After, never another error, and recover once it is back, the servers never restarted; nothing picked is lost")
     func databaseRestart() async throws {
         let cluster = try await Cluster()
         defer { cluster.stop() }
@@ -81,6 +81,22 @@ struct ClusterTests {
                 }
             }
         }
+        // Stalled (frozen, answering nothing, closing nothing): each statement has a deadline, so
+        // a request that needs the database — a pick, a sign-in link — is told to come back
+        // instead of being held (an outside attack: 238 s). What the servers hold already (the
+        // session as last notified, pages read before) may still be answered meanwhile.
+        cluster.postgres.pause()
+        for (method, path, asPerson) in [("POST", session.pickerPath + "api/selection/\(ids[1])", true),
+                                         ("GET", "/signin/AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", false)] {
+            let answer = try await cluster.request(method, path, cookie: asPerson ? cookie : nil, timeout: 40)
+            #expect(answer.status == 503, "stalled: \(method) \(path): \(answer.status) \(answer.text)")
+            #expect(Int(answer.header("Retry-After") ?? "") != nil, "stalled: \(path)")
+        }
+        cluster.postgres.resume()
+        try await HangGuard.waitUntil("the servers answer again after the stall", limit: .seconds(120)) {
+            try await cluster.request("GET", "/v1/sessions/\(session.id)", authorized: true).status == 200
+        }
+
         try await cluster.postgres.stop()
         // Down: every kind of request says so, and when to come back.
         for (method, path, asPerson) in [("GET", "/v1/sessions/\(session.id)", false), ("GET", "/v1/mediaItems?sessionId=\(session.id)", false),
