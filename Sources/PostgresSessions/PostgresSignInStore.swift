@@ -59,17 +59,21 @@ public final class PostgresSignInStore: SignInStoring {
         return expires
     }
 
-    public func browser(id: String) async throws -> (digest: [UInt8], expires: Date)? {
+    public func browsers(ids: [String]) async throws -> [String: (digest: [UInt8], expires: Date)] {
+        guard !ids.isEmpty else { return [:] }
         let time = clock?()
         let rows = try await database.withSession { session in
             try await session.rows("""
-                SELECT secret_sha256, expires FROM person_sign_in
-                WHERE kind = 'browser' AND id = \(id) AND expires > COALESCE(\(time)::timestamptz, now())
+                SELECT id, secret_sha256, expires FROM person_sign_in
+                WHERE kind = 'browser' AND id = ANY(\(ids)) AND expires > COALESCE(\(time)::timestamptz, now())
                 """)
         }
-        guard let row = rows.first else { return nil }
-        let (digest, expires) = try row.decode((Data, Date).self)
-        return ([UInt8](digest), expires)
+        var found: [String: (digest: [UInt8], expires: Date)] = [:]
+        for row in rows {
+            let (id, digest, expires) = try row.decode((String, Data, Date).self)
+            found[id] = ([UInt8](digest), expires)
+        }
+        return found
     }
 
     private enum Kind: String {

@@ -75,6 +75,28 @@ import Testing
     }
 
     /// The browser token of a cookie's `name=value`.
+    /// Another site on the host can set many cookies of the person's name, which the browser
+    /// sends before the person's: four well-formed made-up ones signed the person out on a
+    /// server that had to look the browser up, while only the first four were looked at (an
+    /// outside attack). Now every one is, and the store is asked once.
+    @Test func madeUpCookiesBeforeThePersonsDoNotSignThePersonOutOnAServerThatLooksItUp() async throws {
+        let address = try await PostgresServer.shared().makeDatabase()
+        let server = try await TestServer.indexed(signIn: PersonSignIn(store: try await PostgresSignInStore.open(at: address)))
+        defer { Task { await server.stop() } }
+        let session = try await server.client.createSession()
+        let name = try #require(server.personCookie.split(separator: "=").first)
+        let other = PersonSignIn(store: try await PostgresSignInStore.open(at: address))
+        let browser = try #require(try await other.redeem(link: other.makeLink()))
+        let tossed = (0..<150).map { index in
+            "\(name)=\(String(format: "%022d", index)).\(String(repeating: "A", count: 43))"
+        }
+        let cookie = (tossed + ["\(name)=\(browser)"]).joined(separator: "; ")
+        #expect(try await server.request("GET", session.pickerPath + "api/session", headers: ["Cookie": cookie], authorized: false).status == 200)
+        // The made-up ones alone are refused, as they were.
+        let alone = tossed.joined(separator: "; ")
+        #expect(try await server.request("GET", session.pickerPath + "api/session", headers: ["Cookie": alone], authorized: false).status == 401)
+    }
+
     private static func token(_ cookie: String) throws -> String {
         String(try #require(cookie.split(separator: "=", maxSplits: 1).last))
     }

@@ -39,17 +39,15 @@ struct AccessGate: Sendable {
     /// browser this process has not seen signed in is first looked up in the sign-in store (it
     /// may have signed in through another server, or before this one started), then
     /// ``decide(_:)`` decides. Of several cookies of the person's name in `personCookies` (a
-    /// site on another port of the host can set one, which would otherwise sign the person
-    /// out), the first signed-in one counts.
+    /// site on another port of the host can set them, which would otherwise sign the person
+    /// out), the first signed-in one counts (``PersonSignIn/recall(browsers:)``: one question to
+    /// the store for all).
     /// - Throws: What the sign-in store threw: whether the browser is signed in is not known,
     ///   and the request is neither let through nor sent to sign in.
     func decideLookingUp(_ request: AccessRequest, personCookies: [Substring]) async throws -> Verdict {
         var request = request
-        if case .person? = request.area?.principal {
-            for token in personCookies where try await signIn.recall(browser: token) {
-                request.personToken = token
-                break
-            }
+        if case .person? = request.area?.principal, let token = try await signIn.recall(browsers: personCookies) {
+            request.personToken = token
         }
         return decide(request)
     }

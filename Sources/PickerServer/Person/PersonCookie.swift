@@ -15,9 +15,10 @@ enum PersonCookie {
     }
 
     /// The values of the cookie `name` in the request's `Cookie` header lines, in order, at most
-    /// `limit`: another site on the same host (any port) can set a cookie of this name, which
-    /// the browser then sends beside the person's, often first.
-    static func values(named name: String, in headers: some Sequence<String>, limit: Int = 4) -> [Substring] {
+    /// `limit`: another site on the same host (any port) can set cookies of this name (with
+    /// longer paths), which the browser then sends before the person's. Browsers keep about 180
+    /// cookies a host, so the default takes every one a browser can send.
+    static func values(named name: String, in headers: some Sequence<String>, limit: Int = 256) -> [Substring] {
         var values: [Substring] = []
         for header in headers where values.count < limit {
             var rest = Substring(header)

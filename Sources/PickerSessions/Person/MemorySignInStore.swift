@@ -51,15 +51,19 @@ public final class MemorySignInStore: SignInStoring {
         return expires
     }
 
-    public func browser(id: String) -> (digest: [UInt8], expires: Date)? {
+    public func browsers(ids: [String]) -> [String: (digest: [UInt8], expires: Date)] {
         let time = now()
         return state.withLock { state in
-            guard let entry = state.browsers[id] else { return nil }
-            guard entry.expires > time else {
-                state.browsers[id] = nil
-                return nil
+            var found: [String: (digest: [UInt8], expires: Date)] = [:]
+            for id in ids {
+                guard let entry = state.browsers[id] else { continue }
+                guard entry.expires > time else {
+                    state.browsers[id] = nil
+                    continue
+                }
+                found[id] = (entry.digest, entry.expires)
             }
-            return (entry.digest, entry.expires)
+            return found
         }
     }
 

@@ -140,11 +140,29 @@ public final class PersonSignIn: Sendable {
     /// is remembered, so that `isSignedIn(browser:)` answers for it from then on.
     /// - Throws: What the store threw: whether the browser is signed in is then not known.
     public func recall(browser token: Substring) async throws -> Bool {
-        if isSignedIn(browser: token) { return true }
-        guard let (id, secret) = Self.parts(of: token), let kept = try await store.browser(id: id),
-              SecretToken.matches(SecretDigest.of(secret.utf8), kept.digest) else { return false }
-        remember(id: id, secret: secret, expires: kept.expires)
-        return true
+        try await recall(browsers: [token]) != nil
+    }
+
+    /// The first of `tokens` (the values of the cookies of the person's name a request carries,
+    /// in order) that is a signed-in browser: one this process has seen if there is one, else
+    /// the first the store knows, asked about all of them at once, and then remembered.
+    ///
+    /// Another site on the host can set cookies of the person's name, which the browser sends
+    /// before the person's own: every token is looked at, so none of them signs the person out
+    /// (four made-up ones did while only the first four were looked at; an outside attack), and
+    /// the store is asked one question however many there are.
+    /// - Throws: What the store threw: whether the browser is signed in is then not known.
+    public func recall(browsers tokens: [Substring]) async throws -> Substring? {
+        if let seen = tokens.first(where: isSignedIn(browser:)) { return seen }
+        let candidates = tokens.compactMap { token in Self.parts(of: token).map { (token, $0.id, $0.secret) } }
+        guard !candidates.isEmpty else { return nil }
+        let kept = try await store.browsers(ids: candidates.map(\.1))
+        for (token, id, secret) in candidates {
+            guard let browser = kept[id], SecretToken.matches(SecretDigest.of(secret.utf8), browser.digest) else { continue }
+            remember(id: id, secret: secret, expires: browser.expires)
+            return token
+        }
+        return nil
     }
 
     private func remember(id: String, secret: String, expires: Date) {
