@@ -19,6 +19,9 @@ package final class PostgresPool: Sendable {
     let client: PostgresClient
     let logger: Logger
     private let running: Task<Void, Never>
+    /// The statements running with a deadline, and the task that gives up those past it.
+    private let statements = StatementWatch()
+    private let watching: Task<Void, Never>
     /// See ``isFailing``.
     private let failing = Mutex(false)
 
@@ -63,10 +66,12 @@ package final class PostgresPool: Sendable {
         let client = PostgresClient(configuration: address.clientConfiguration, backgroundLogger: logger)
         self.client = client
         running = Task { await client.run() }
+        watching = Task { [statements] in await statements.watch() }
     }
 
     deinit {
         running.cancel()
+        watching.cancel()
     }
 
     /// How long a statement may go unanswered before its connection is closed and the statement
@@ -86,7 +91,8 @@ package final class PostgresPool: Sendable {
         let deadline = statementDeadline.map { isFailing ? min($0, Self.failingLeaseDeadline) : $0 }
         do {
             let result = try await leased { connection in
-                try await body(PostgresSession(connection: connection, logger: logger, address: address, statementDeadline: deadline))
+                try await body(PostgresSession(connection: connection, logger: logger, address: address,
+                                               statementDeadline: deadline.map { ($0, statements) }))
             }
             failing.withLock { $0 = false }
             return result
@@ -155,8 +161,9 @@ package struct PostgresSession {
     let logger: Logger
     /// The database's address, for errors.
     let address: PostgresAddress
-    /// How long each statement may go unanswered (``PostgresPool/statementDeadline``), or `nil`.
-    let statementDeadline: Duration?
+    /// How long each statement may go unanswered (``PostgresPool/statementDeadline``) and the
+    /// pool's watch that gives it up past that, or `nil`.
+    let statementDeadline: (Duration, StatementWatch)?
 
     /// Runs a statement, its rows (if any) read and dropped.
     package func execute(_ query: PostgresQuery) async throws {
@@ -170,27 +177,19 @@ package struct PostgresSession {
         try await answered { connection, logger in try await connection.query(query, logger: logger).collect() }
     }
 
-    /// Runs `statement` on the connection; past ``statementDeadline`` the connection is closed
-    /// (which fails the statement, and the pool makes another) and the statement fails with
-    /// ``PostgresIndexError/unavailable(_:message:)``.
-    ///
-    /// The deadline is a task scheduled on the connection's event loop, not a task of its own:
-    /// it is set and cancelled around every statement of every request.
+    /// Runs `statement` on the connection; past ``statementDeadline`` its watch closes the
+    /// connection (which fails the statement, and the pool makes another) and the statement fails
+    /// with ``PostgresIndexError/unavailable(_:message:)``. A statement that ends at that moment
+    /// with its answer keeps it.
     private func answered<Result>(_ statement: (PostgresConnection, Logger) async throws -> Result) async throws -> Result {
-        guard let deadline = statementDeadline else { return try await statement(connection, logger) }
-        let expiry = StatementExpiry()
-        let connection = self.connection
-        let timer = connection.eventLoop.scheduleTask(in: TimeAmount(deadline)) {
-            expiry.expired.store(true, ordering: .relaxed)
-            connection.close().whenComplete { _ in }
-        }
-        defer { timer.cancel() }
+        guard let (deadline, watch) = statementDeadline else { return try await statement(connection, logger) }
+        let ticket = watch.begin(on: connection, deadline: deadline)
         do {
-            return try await statement(connection, logger)
+            let result = try await statement(connection, logger)
+            _ = watch.end(ticket)
+            return result
         } catch {
-            if expiry.expired.load(ordering: .relaxed) {
-                throw PostgresIndexError.unavailable(address, message: "no answer within \(deadline)")
-            }
+            if watch.end(ticket) { throw PostgresIndexError.unavailable(address, message: "no answer within \(deadline)") }
             throw error
         }
     }
@@ -205,9 +204,4 @@ package struct PostgresSession {
         where Value._DecodableType == Value {
         try await values(query, as: Value?.self).first ?? nil
     }
-}
-
-/// Whether a statement's deadline passed (``PostgresSession/statementDeadline``).
-private final class StatementExpiry: Sendable {
-    let expired = Atomic(false)
 }
