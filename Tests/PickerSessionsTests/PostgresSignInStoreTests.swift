@@ -16,7 +16,7 @@ import Testing
         #expect(try await second.redeem(link: link) == nil)
         // The browser the second signed in is signed in on the first, once it has looked.
         #expect(!first.isSignedIn(browser: browser))
-        #expect(try await first.recall(browser: browser[...]))
+        #expect(try await first.recall(browsers: [browser[...]]) != nil)
         #expect(first.isSignedIn(browser: browser))
     }
 

@@ -18,7 +18,7 @@ import Synchronization
 /// of them and a browser signed in on one is signed in on all. What stays in this process: the
 /// throttle of refused attempts, and the browsers it has seen signed in, so that
 /// `isSignedIn(browser:)` answers without waiting for the store; a browser it has
-/// not seen yet is looked up with ``recall(browser:)`` first.
+/// not seen yet is looked up with ``recall(browsers:)`` first.
 public final class PersonSignIn: Sendable {
     /// How long a sign-in link can be used.
     public let linkLifetime: Duration
@@ -118,7 +118,7 @@ public final class PersonSignIn: Sendable {
     }
 
     /// Whether `token` is a signed-in browser that this process has seen (it signed it in, or
-    /// ``recall(browser:)`` found it in the store) and that has not expired. Never waits.
+    /// ``recall(browsers:)`` found it in the store) and that has not expired. Never waits.
     ///
     /// Every thumbnail request asks it, so it reads the token's bytes in place: no string is
     /// made, split or copied. It takes a concrete `Substring` (what a cookie's value is), not
@@ -135,17 +135,11 @@ public final class PersonSignIn: Sendable {
         isSignedIn(browser: token[...])
     }
 
-    /// Whether `token` is a signed-in browser, asking the store when this process has not seen
-    /// it (a browser signed in through another server, or before this one started); one found
-    /// is remembered, so that `isSignedIn(browser:)` answers for it from then on.
-    /// - Throws: What the store threw: whether the browser is signed in is then not known.
-    public func recall(browser token: Substring) async throws -> Bool {
-        try await recall(browsers: [token]) != nil
-    }
-
     /// The first of `tokens` (the values of the cookies of the person's name a request carries,
     /// in order) that is a signed-in browser: one this process has seen if there is one, else
-    /// the first the store knows, asked about all of them at once, and then remembered.
+    /// the first the store knows (a browser signed in through another server, or before this one
+    /// started), asked about all of them at once, and then remembered, so that
+    /// `isSignedIn(browser:)` answers for it from then on.
     ///
     /// Another site on the host can set cookies of the person's name, which the browser sends
     /// before the person's own: every token is looked at, so none of them signs the person out

@@ -39,15 +39,7 @@ public protocol SignInStoring: Sendable {
     func keepBrowser(id: String, digest: [UInt8], lifetime: Duration, capacity: Int) async throws -> Date
 
     /// The digest of each browser's secret among `ids` and when it stops being signed in, by id;
-    /// those unknown or expired are left out. One question however many ids (a request carries
-    /// a few cookies of the person's name at most, ``PersonSignIn/recall(browsers:)``).
+    /// those unknown or expired are left out. One question however many ids: a request's
+    /// cookies of the person's name are asked about together (``PersonSignIn/recall(browsers:)``).
     func browsers(ids: [String]) async throws -> [String: (digest: [UInt8], expires: Date)]
-}
-
-extension SignInStoring {
-    /// The digest of browser `id`'s secret and when it stops being signed in, unless it is
-    /// unknown or has expired.
-    public func browser(id: String) async throws -> (digest: [UInt8], expires: Date)? {
-        try await browsers(ids: [id])[id]
-    }
 }
