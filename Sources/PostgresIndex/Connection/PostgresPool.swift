@@ -90,7 +90,7 @@ package final class PostgresPool: Sendable {
                                                _ body: (PostgresSession) async throws -> Result) async throws -> Result {
         let deadline = statementDeadline.map { isFailing ? min($0, Self.failingLeaseDeadline) : $0 }
         do {
-            let result = try await leased { connection in
+            let result = try await leased(within: deadline) { connection in
                 try await body(PostgresSession(connection: connection, logger: logger, address: address,
                                                statementDeadline: deadline.map { ($0, statements) }))
             }
@@ -104,7 +104,8 @@ package final class PostgresPool: Sendable {
     }
 
     /// Whether the last statement found the database unreachable or unavailable (and none has
-    /// succeeded since): new statements then wait at most ``failingLeaseDeadline`` for a connection.
+    /// succeeded since): new statements then wait at most ``failingLeaseDeadline`` for a
+    /// connection and for their answer.
     var isFailing: Bool { failing.withLock { $0 } }
 
     /// Runs `body` in a read-only transaction that sees one snapshot of the database.

@@ -86,6 +86,28 @@ struct ClusterTests {
         // instead of being held (an outside attack: 238 s). What the servers hold already (the
         // session as last notified, pages read before) may still be answered meanwhile.
         cluster.postgres.pause()
+        // First a burst beyond the servers' connections (20 each), before any statement has
+        // found the database failing: those queued for a connection are bounded too (an outside
+        // attack: 34 of 41 waited the whole stall, 150 s).
+        // (Raw sockets: URLSession sends six at a time to a host.)
+        let port = try #require(cluster.base.port), key = cluster.clientKey
+        let heads = (0..<60).map { index in
+            index.isMultiple(of: 2)
+                ? "GET /v1/sessions/\(session.id) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(key)\r\n\r\n"
+                : "GET \(session.pickerPath)api/session HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(cookie)\r\n\r\n"
+        }
+        let sockets: [Int32] = await OwnThread.run {
+            heads.compactMap { head in
+                guard let fd = LoopbackSocket.connect(port: port, readTimeout: timeval(tv_sec: 90, tv_usec: 0)) else { return nil }
+                _ = send(fd, Array(head.utf8), head.utf8.count, 0)
+                return fd
+            }
+        }
+        defer { sockets.forEach { close($0) } }
+        try #require(sockets.count == 60)
+        let burst = await OwnThread.run { Self.answers(on: sockets, expected: 60, within: 90) }
+        #expect(burst.count == 60 && burst.allSatisfy { $0.hasPrefix("HTTP/1.1 503") && $0.lowercased().contains("retry-after:") },
+                "\(burst.count) answered: \(Set(burst.map { $0.prefix(12) }))")
         for (method, path, asPerson) in [("POST", session.pickerPath + "api/selection/\(ids[1])", true),
                                          ("GET", "/signin/AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", false)] {
             let answer = try await cluster.request(method, path, cookie: asPerson ? cookie : nil, timeout: 40)
@@ -137,7 +159,7 @@ struct ClusterTests {
     /// from nginx's one address: 256 held ones locked everyone behind it out (an outside attack).
     /// Either half of the mend holds this (checked: with neither, every request here fails):
     /// nginx reads bodies whole, and the servers count a trusted proxy's connections in all only.
-    @Test("300 bodies begun and never finished through nginx, from another address: 16 are held, the rest refused, and the person and the client are answered meanwhile")
+    @Test("bodies begun and never finished through nginx, 300 POSTs and 40 GETs from other addresses: 16 of each are held, the rest refused, and the person (under 150 tossed cookies too) and the client are answered meanwhile")
     func trickledBodies() async throws {
         let cluster = try await Cluster()
         defer { cluster.stop() }
@@ -162,6 +184,28 @@ struct ClusterTests {
         let refused = await OwnThread.run { Self.answers(on: held, expected: 300 - 16, within: 60) }
         #expect(refused.count == 300 - 16)
         #expect(refused.allSatisfy { $0.hasPrefix("HTTP/1.1 503") }, "\(Set(refused.map { $0.prefix(12) }))")
+        // A body is a body whatever the method: 40 GETs with one, from another address, the same
+        // (an outside attack held 128 such GETs, as many as the address's connections).
+        let getHead = "GET /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(key)\r\nContent-Length: 100000\r\n\r\n{"
+        let gets: [Int32] = await OwnThread.run {
+            (0..<40).compactMap { _ in
+                guard let fd = LoopbackSocket.connect(port: port, readTimeout: timeval(tv_sec: 30, tv_usec: 0), from: "127.0.0.3") else { return nil }
+                let bytes = Array(getHead.utf8)
+                _ = send(fd, bytes, bytes.count, 0)
+                return fd
+            }
+        }
+        defer { gets.forEach { close($0) } }
+        try #require(gets.count == 40)
+        let getsRefused = await OwnThread.run { Self.answers(on: gets, expected: 40 - 16, within: 60) }
+        #expect(getsRefused.count == 40 - 16 && getsRefused.allSatisfy { $0.hasPrefix("HTTP/1.1 503") })
+        // Meanwhile the person is answered, with 150 made-up cookies of the person's name (11 KB)
+        // before the real one, which another site on the host can set (an outside attack: nginx's
+        // default 8 KB head line refused the person's every request).
+        let name = String(cookie.prefix { $0 != "=" })
+        let tossed = (0..<150).map { "\(name)=\(String(format: "%022d", $0)).\(String(repeating: "A", count: 43))" }
+        let crowded = (tossed + [cookie]).joined(separator: "; ")
+        #expect(try await cluster.request("GET", session.pickerPath + "api/session", cookie: crowded).status == 200)
         #expect(try await cluster.request("GET", session.pickerPath + "api/session", cookie: cookie).status == 200)
         #expect(try await cluster.request("GET", "/v1/sessions/\(session.id)", authorized: true).status == 200)
         #expect(try await cluster.request("POST", "/v1/sessions", authorized: true, json: [String: Any]()).status == 200)
