@@ -13,13 +13,15 @@ extension SyntheticPhoto {
     /// own transformations turn it).
     public func encodedAsTiledHEIC(tileSize: Int = 512, quality: Int = 80, rotation: Int = 0, mirrorAxis: Int? = nil) throws -> Data {
         precondition(orientation == 1, "a tiled HEIC is turned by its irot and imir, not by EXIF")
-        let image = try stored(scale: nil)
-        var buffer: UnsafeMutableRawPointer?
-        var length = 0
-        guard cvips_heif_grid_write(image.pointer, Int32(tileSize), Int32(tileSize), Int32(quality), Int32(rotation),
-                                    Int32(mirrorAxis ?? -1), &buffer, &length) == 0, let buffer else {
-            throw ImagePipelineError.encodingFailed(reason: Vips.takeError())
+        return try VipsErrorScope.run {
+            let image = try stored(scale: nil)
+            var buffer: UnsafeMutableRawPointer?
+            var length = 0
+            guard cvips_heif_grid_write(image.pointer, Int32(tileSize), Int32(tileSize), Int32(quality), Int32(rotation),
+                                        Int32(mirrorAxis ?? -1), &buffer, &length) == 0, let buffer else {
+                throw ImagePipelineError.encodingFailed(reason: Vips.takeError())
+            }
+            return Data(bytesNoCopy: buffer, count: length, deallocator: .custom { pointer, _ in cvips_free(pointer) })
         }
-        return Data(bytesNoCopy: buffer, count: length, deallocator: .custom { pointer, _ in cvips_free(pointer) })
     }
 }

@@ -25,13 +25,13 @@ public struct SyntheticPhoto: Sendable {
 
     /// The stored pixels, encoded (no metadata: add EXIF with `ExifWriter`).
     public func encoded(as format: SyntheticFormat, quality: Int = 90) throws -> Data {
-        try encode(stored(scale: nil), as: format, quality: quality)
+        try VipsErrorScope.run { try encode(stored(scale: nil), as: format, quality: quality) }
     }
 
     /// A small JPEG of the same picture, stored the same way: what a camera embeds as the EXIF
     /// thumbnail.
     public func embeddedThumbnail(longestSide: Int = 160, quality: Int = 80) throws -> Data {
-        try encode(stored(scale: longestSide), as: .jpeg, quality: quality)
+        try VipsErrorScope.run { try encode(stored(scale: longestSide), as: .jpeg, quality: quality) }
     }
 
     func stored(scale longestSide: Int?) throws -> VipsImageHandle {

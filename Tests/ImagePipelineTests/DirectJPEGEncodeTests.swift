@@ -28,24 +28,27 @@ struct DirectJPEGEncodeTests {
     /// `pixels` encoded at `quality`, directly (`interlace` 0) or by libvips (progressive, which
     /// only changes the entropy coding: it decodes to the same pixels as libvips' baseline).
     private func encoded(_ pixels: RawPixels, quality: Int, byLibvips: Bool) throws -> Data {
-        var image: OpaquePointer?
-        let made = pixels.bytes.withUnsafeBytes { cvips_from_pixels($0.baseAddress, Int32(pixels.width), Int32(pixels.height), Int32(pixels.bands), &image) }
-        try #require(made == 0)
-        defer { cvips_unref(image) }
-        var buffer: UnsafeMutableRawPointer?
-        var length = 0
-        try #require(cvips_save_jpeg(image, Int32(quality), byLibvips ? 1 : 0, &buffer, &length) == 0)
-        defer { cvips_free(buffer) }
-        let saved = Data(bytes: try #require(buffer), count: length)
-        if !byLibvips {
-            // cvips_save_jpeg took the direct encoder: the same bytes.
-            var direct: UnsafeMutableRawPointer?
-            var directLength = 0
-            try #require(cvips_encode_memory_jpeg(image, Int32(quality), &direct, &directLength) == 0)
-            defer { cvips_free(direct) }
-            #expect(Data(bytes: try #require(direct), count: directLength) == saved)
+        // In the renderer's libvips error scope, as every libvips call must be (VipsErrorScope).
+        try VipsErrorScope.run {
+            var image: OpaquePointer?
+            let made = pixels.bytes.withUnsafeBytes { cvips_from_pixels($0.baseAddress, Int32(pixels.width), Int32(pixels.height), Int32(pixels.bands), &image) }
+            try #require(made == 0)
+            defer { cvips_unref(image) }
+            var buffer: UnsafeMutableRawPointer?
+            var length = 0
+            try #require(cvips_save_jpeg(image, Int32(quality), byLibvips ? 1 : 0, &buffer, &length) == 0)
+            defer { cvips_free(buffer) }
+            let saved = Data(bytes: try #require(buffer), count: length)
+            if !byLibvips {
+                // cvips_save_jpeg took the direct encoder: the same bytes.
+                var direct: UnsafeMutableRawPointer?
+                var directLength = 0
+                try #require(cvips_encode_memory_jpeg(image, Int32(quality), &direct, &directLength) == 0)
+                defer { cvips_free(direct) }
+                #expect(Data(bytes: try #require(direct), count: directLength) == saved)
+            }
+            return saved
         }
-        return saved
     }
 
     @Test("the same decoded pixels as libvips' jpegsave, RGB and grey, below and above quality 90",
@@ -69,22 +72,24 @@ struct DirectJPEGEncodeTests {
     @Test("only pixels in memory are encoded directly; a lazily decoded image goes to libvips")
     func onlyMemoryImages() async throws {
         try await offCooperativePool {
-            let pixels = try photoPixels(grey: false) // starts libvips before it is called directly
-            let photo = try #require(Corpus.files(in: "A_camera_exif") { $0.pathExtension.lowercased() == "jpg" }.first)
-            let bytes = try Data(contentsOf: photo)
-            var lazy: OpaquePointer?
-            try #require(bytes.withUnsafeBytes { cvips_load_buffer($0.baseAddress, $0.count, 0, &lazy) } == 0)
-            defer { cvips_unref(lazy) }
-            var buffer: UnsafeMutableRawPointer?
-            var length = 0
-            #expect(cvips_encode_memory_jpeg(lazy, 80, &buffer, &length) == 1)
-            #expect(buffer == nil)
-            var image: OpaquePointer?
-            _ = pixels.bytes.withUnsafeBytes { cvips_from_pixels($0.baseAddress, Int32(pixels.width), Int32(pixels.height), 3, &image) }
-            defer { cvips_unref(image) }
-            #expect(cvips_encode_memory_jpeg(image, 80, &buffer, &length) == 0)
-            #expect(length > 0)
-            cvips_free(buffer)
+            try VipsErrorScope.run {
+                let pixels = try photoPixels(grey: false) // starts libvips before it is called directly
+                let photo = try #require(Corpus.files(in: "A_camera_exif") { $0.pathExtension.lowercased() == "jpg" }.first)
+                let bytes = try Data(contentsOf: photo)
+                var lazy: OpaquePointer?
+                try #require(bytes.withUnsafeBytes { cvips_load_buffer($0.baseAddress, $0.count, 0, &lazy) } == 0)
+                defer { cvips_unref(lazy) }
+                var buffer: UnsafeMutableRawPointer?
+                var length = 0
+                #expect(cvips_encode_memory_jpeg(lazy, 80, &buffer, &length) == 1)
+                #expect(buffer == nil)
+                var image: OpaquePointer?
+                _ = pixels.bytes.withUnsafeBytes { cvips_from_pixels($0.baseAddress, Int32(pixels.width), Int32(pixels.height), 3, &image) }
+                defer { cvips_unref(image) }
+                #expect(cvips_encode_memory_jpeg(image, 80, &buffer, &length) == 0)
+                #expect(length > 0)
+                cvips_free(buffer)
+            }
         }
     }
 }

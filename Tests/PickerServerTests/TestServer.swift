@@ -129,7 +129,7 @@ final class TestServer: Sendable {
         answer.header("Set-Cookie")?.split(separator: ";").first.map(String.init)
     }
 
-    var client: PickerClient { PickerClient(baseURL: baseURL, clientKey: clientKey) }
+    var client: PickerClient { PickerClient(baseURL: baseURL, clientKey: clientKey, urlSession: .cookieless) }
 
     func stop() async {
         task.cancel()

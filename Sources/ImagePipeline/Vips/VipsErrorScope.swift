@@ -9,7 +9,12 @@ import Foundation
 /// PNG CRC, unreadable file) throw without a second run. The lock prefers readers: a failure
 /// waiting to run alone never holds back the renders that keep starting, it waits for a moment
 /// when none runs. Nested scopes on one thread run inside the outer one.
-enum VipsErrorScope {
+///
+/// Every libvips call in the process must run in a scope, fixture makers and tests included:
+/// a call outside one can write to the buffer while another runs alone, even when it succeeds
+/// (libheif's reader leaves "bad seek to …" behind a probe past a file's end), and that text
+/// would be thrown as the other file's reason.
+package enum VipsErrorScope {
     // Made once and never freed; a pthread lock is safe across threads.
     nonisolated(unsafe) private static let lock: UnsafeMutablePointer<pthread_rwlock_t> = {
         let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
@@ -33,7 +38,7 @@ enum VipsErrorScope {
 
     /// Runs `body`, which calls libvips and throws what it reads from the error buffer; when it
     /// throws after reading the buffer, runs it again alone so the error thrown is its own.
-    static func run<T>(_ body: () throws -> T) throws -> T {
+    package static func run<T>(_ body: () throws -> T) throws -> T {
         guard pthread_getspecific(depthKey) == nil else { return try body() }
         pthread_setspecific(depthKey, UnsafeRawPointer(bitPattern: 1))
         pthread_setspecific(readKey, nil)
