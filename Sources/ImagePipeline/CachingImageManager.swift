@@ -117,7 +117,7 @@ public final class CachingImageManager: Sendable {
     /// ``quickImage(of:for:)`` read and encoded on a blocking-work thread (for a caller on an
     /// event loop), marked degraded.
     public func degradedQuickImage(of source: ImageSourceFile, for request: ImageRequest) async -> ImageResult? {
-        var quick = try? await BlockingWork.run { [self] in quickImage(of: source, for: request) }
+        var quick = try? await BlockingWork.run(.brief) { [self] in quickImage(of: source, for: request) }
         quick?.isDegraded = true
         return quick
     }

@@ -29,7 +29,7 @@ public struct MediaMetadataReader: Sendable {
     /// Reads the metadata of a photo or video file.
     public func read(_ url: URL, as mediaType: MediaType) async throws -> MediaMetadata {
         switch mediaType {
-        case .photo: try await BlockingWork.run { try readPhoto(url) }
+        case .photo: try await BlockingWork.run(.brief) { try readPhoto(url) }
         case .video: try await readVideo(url)
         }
     }

@@ -20,7 +20,7 @@ public struct LibvipsImageRendering: ImageRendering {
     public func render(_ source: ImageSourceFile, request: ImageRequest) async throws -> ImageResult {
         if source.rendersFromPreview(request), let preview = source.previewURL {
             // The preview is upright already and read from this machine's own folder of previews.
-            return try await BlockingWork.run {
+            return try await BlockingWork.run(.rendering) {
                 try renderer.render(preview, size: request.targetSize, mode: request.contentMode, format: request.format,
                                     quality: request.quality, resizeMode: request.resizeMode)
             }
@@ -31,9 +31,9 @@ public struct LibvipsImageRendering: ImageRendering {
         do {
             switch source.mediaType {
             case .photo where request.isFullResolution:
-                return try await BlockingWork.run { try renderer.fullResolution(original.url, format: request.format, quality: request.quality) }
+                return try await BlockingWork.run(.rendering) { try renderer.fullResolution(original.url, format: request.format, quality: request.quality) }
             case .photo:
-                return try await BlockingWork.run {
+                return try await BlockingWork.run(.rendering) {
                     try renderer.render(original.url, size: request.targetSize, mode: request.contentMode, format: request.format,
                                         quality: request.quality, resizeMode: request.resizeMode)
                 }
@@ -42,7 +42,7 @@ public struct LibvipsImageRendering: ImageRendering {
                 let frameSize = request.contentMode == .fill ? source.pixelSize.covering(target) : target
                 let frame = try await VideoPosterFrame.extract(from: original.urlForChildProcess, maxSize: frameSize, at: source.posterFramePosition)
                 try Task.checkCancellation()
-                return try await BlockingWork.run {
+                return try await BlockingWork.run(.rendering) {
                     try renderer.render(data: frame, name: original.filename, size: target, mode: request.contentMode,
                                         format: request.format, quality: request.quality, source: .videoFrame)
                 }

@@ -65,7 +65,7 @@ final class ArrivingOriginalReader: Sendable {
             // whole or the transfer ended: fewer, larger writes to the reader's client.
             if let file, offset < limit, done || offset == 0 || Self.size(of: file) - offset >= min(Int64(Self.chunkBytes), limit - offset) {
                 let count = Int(min(Int64(Self.chunkBytes), limit - offset))
-                let chunk = try await BlockingWork.run { Self.read(file, at: offset, count: count) }
+                let chunk = try await BlockingWork.run(.brief) { Self.read(file, at: offset, count: count) }
                 if !chunk.isEmpty {
                     state.withLock { $0.offset += Int64(chunk.count) }
                     return chunk

@@ -71,7 +71,7 @@ package struct LocalOriginalsStore: OriginalsStore {
     }
 
     package func fingerprint(of file: FileEntry) async throws -> String {
-        try await BlockingWork.run { try FileFingerprint.of(file.url, byteSize: file.byteSize) }
+        try await BlockingWork.run(.brief) { try FileFingerprint.of(file.url, byteSize: file.byteSize) }
     }
 
     package func metadata(of file: FileEntry, reader: any MediaMetadataReading) async throws -> MediaMetadata {

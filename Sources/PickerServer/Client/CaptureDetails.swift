@@ -48,7 +48,7 @@ struct CaptureDetails: Sendable, Equatable {
         }
         let original = try? await library.originalFile(for: asset, request: OriginalRequest(isNetworkAccessAllowed: false))
         var photo: PickedMediaItemResource.PhotoMetadata?
-        if let original { photo = try? await BlockingWork.run { exposure(of: original) } }
+        if let original { photo = try? await BlockingWork.run(.brief) { exposure(of: original) } }
         return CaptureDetails(photo: photo ?? PickedMediaItemResource.PhotoMetadata())
     }
 

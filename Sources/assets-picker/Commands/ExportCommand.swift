@@ -65,7 +65,7 @@ struct ExportCommand: AsyncParsableCommand {
         // The exporter renders one asset per core; one libvips thread per render keeps every
         // core busy with less memory and contention than several threads each. libvips starts
         // (loading its modules, ~20 ms) on another core while the library opens.
-        async let vipsStarted: Void = BlockingWork.run { try ImageRenderer.setThreadsPerOperation(1) }
+        async let vipsStarted: Void = BlockingWork.run(.brief) { try ImageRenderer.setThreadsPerOperation(1) }
         let library = try await options.open()
         let selection: FetchResult
         if let album {
