@@ -1,6 +1,7 @@
 import AssetsKit
 import Foundation
 @testable import IndexedLibrary
+import Synchronization
 import Testing
 
 @Suite("The album list kept while the index is unchanged")
@@ -111,5 +112,35 @@ struct AlbumListMemoTests {
         memo.keep(summaries: [AlbumSummary(collection: newer[0], count: 1, keyAsset: nil)], .albums, filter: .photo, at: 7)
         #expect(memo.summaries(.albums, .photo)?.token == 8 && memo.summaries(.albums, .photo)?.rows == [])
         #expect(memo.summaries(.albums, .all) == nil && memo.summaries(.directories, .photo) == nil)
+    }
+
+    @Test("the changes since a kept token are read once for both parts, and again once the index moved on")
+    func changesAreReadOncePerToken() throws {
+        let memo = AlbumListMemo()
+        let album = AssetCollection(id: CollectionIdentifier("album:a"), title: "A", kind: .album, estimatedAssetCount: 1)
+        memo.keep(collections: [album], .albums, at: 5)
+        memo.keep(collections: [], .directories, at: 5)
+        let reads = Mutex<[Int64]>([])
+        let changes: (Int64) -> AlbumListDelta? = { since in
+            reads.withLock { $0.append(since) }
+            return AlbumListDelta([])
+        }
+        var patches = 0
+        func bringUp(_ part: AlbumListMemo.Part, to token: Int64) -> [AssetCollection] {
+            memo.collections(part, at: token, changes: changes) { kept, _ in
+                patches += 1
+                return kept
+            } whole: {
+                Issue.record("read whole: the kept rows and the changes since were enough")
+                return []
+            }
+        }
+        #expect(bringUp(.albums, to: 7) == [album])
+        #expect(bringUp(.directories, to: 7) == [])
+        #expect(bringUp(.albums, to: 7) == [album], "kept at 7: neither read nor patched")
+        #expect(reads.withLock { $0 } == [5])
+        #expect(patches == 2)
+        #expect(bringUp(.albums, to: 9) == [album])
+        #expect(reads.withLock { $0 } == [5, 7])
     }
 }

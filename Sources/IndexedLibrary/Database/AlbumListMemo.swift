@@ -39,6 +39,9 @@ package final class AlbumListMemo: Sendable {
     private struct State {
         var collections: [Part: Kept<[AssetCollection]>] = [:]
         var summaries: [Part: [MediaFilter: Kept<[AlbumSummary]>]] = [:]
+        /// The changes last read, from the token after `since` up to `token`: the two parts of one
+        /// call usually ask for the same ones.
+        var delta: (since: Int64, token: Int64, delta: AlbumListDelta?)?
     }
 
     private let state = Mutex(State())
@@ -71,6 +74,82 @@ package final class AlbumListMemo: Sendable {
             if let kept = state.summaries[part]?[filter]?.token, kept > token { return }
             state.summaries[part, default: [:]][filter] = Kept(token: token, rows: summaries)
         }
+    }
+
+    /// The collections of `part` at the index's change `token`, kept for the next call: as kept
+    /// when they were read at `token`; else brought up from the kept ones by `patched` with the
+    /// changes recorded since (`changes(since:)`, read once for both parts), unless there are
+    /// too many or `patched` answers `nil` (the part's structure changed); else read `whole()`.
+    package func collections(_ part: Part, at token: Int64, changes: (_ since: Int64) throws -> AlbumListDelta?,
+                             patched: ([AssetCollection], AlbumListDelta) throws -> [AssetCollection]?,
+                             whole: () throws -> [AssetCollection]) rethrows -> [AssetCollection] {
+        let rows = try upToDate(collections(part), at: token, changes: changes, patched: patched, whole: whole)
+        keep(collections: rows, part, at: token)
+        return rows
+    }
+
+    /// ``collections(_:at:changes:patched:whole:)`` read through an asynchronous session.
+    package func collections(_ part: Part, at token: Int64, changes: (_ since: Int64) async throws -> AlbumListDelta?,
+                             patched: ([AssetCollection], AlbumListDelta) async throws -> [AssetCollection]?,
+                             whole: () async throws -> [AssetCollection]) async rethrows -> [AssetCollection] {
+        let rows = try await upToDate(collections(part), at: token, changes: changes, patched: patched, whole: whole)
+        keep(collections: rows, part, at: token)
+        return rows
+    }
+
+    /// The album-list rows of `part` under `filter` at the index's change `token`, brought up
+    /// and kept as ``collections(_:at:changes:patched:whole:)`` are.
+    package func summaries(_ part: Part, _ filter: MediaFilter, at token: Int64, changes: (_ since: Int64) throws -> AlbumListDelta?,
+                           patched: ([AlbumSummary], AlbumListDelta) throws -> [AlbumSummary]?,
+                           whole: () throws -> [AlbumSummary]) rethrows -> [AlbumSummary] {
+        let rows = try upToDate(summaries(part, filter), at: token, changes: changes, patched: patched, whole: whole)
+        keep(summaries: rows, part, filter: filter, at: token)
+        return rows
+    }
+
+    /// ``summaries(_:_:at:changes:patched:whole:)`` read through an asynchronous session.
+    package func summaries(_ part: Part, _ filter: MediaFilter, at token: Int64, changes: (_ since: Int64) async throws -> AlbumListDelta?,
+                           patched: ([AlbumSummary], AlbumListDelta) async throws -> [AlbumSummary]?,
+                           whole: () async throws -> [AlbumSummary]) async rethrows -> [AlbumSummary] {
+        let rows = try await upToDate(summaries(part, filter), at: token, changes: changes, patched: patched, whole: whole)
+        keep(summaries: rows, part, filter: filter, at: token)
+        return rows
+    }
+
+    private func upToDate<Rows>(_ kept: Kept<Rows>?, at token: Int64, changes: (Int64) throws -> AlbumListDelta?,
+                                patched: (Rows, AlbumListDelta) throws -> Rows?, whole: () throws -> Rows) rethrows -> Rows {
+        guard let kept, kept.token <= token else { return try whole() }
+        if kept.token == token { return kept.rows }
+        if let delta = try recordedChanges(since: kept.token, at: token, read: changes), let rows = try patched(kept.rows, delta) {
+            return rows
+        }
+        return try whole()
+    }
+
+    private func upToDate<Rows>(_ kept: Kept<Rows>?, at token: Int64, changes: (Int64) async throws -> AlbumListDelta?,
+                                patched: (Rows, AlbumListDelta) async throws -> Rows?, whole: () async throws -> Rows) async rethrows -> Rows {
+        guard let kept, kept.token <= token else { return try await whole() }
+        if kept.token == token { return kept.rows }
+        if let delta = try await recordedChanges(since: kept.token, at: token, read: changes), let rows = try await patched(kept.rows, delta) {
+            return rows
+        }
+        return try await whole()
+    }
+
+    /// The changes recorded after `since` up to `token`: the last ones read when they span the
+    /// same tokens (what was recorded between two tokens never changes), else `read(since)`.
+    private func recordedChanges(since: Int64, at token: Int64, read: (Int64) throws -> AlbumListDelta?) rethrows -> AlbumListDelta? {
+        if let last = state.withLock({ $0.delta }), last.since == since, last.token == token { return last.delta }
+        let delta = try read(since)
+        state.withLock { $0.delta = (since, token, delta) }
+        return delta
+    }
+
+    private func recordedChanges(since: Int64, at token: Int64, read: (Int64) async throws -> AlbumListDelta?) async rethrows -> AlbumListDelta? {
+        if let last = state.withLock({ $0.delta }), last.since == since, last.token == token { return last.delta }
+        let delta = try await read(since)
+        state.withLock { $0.delta = (since, token, delta) }
+        return delta
     }
 
     /// `albums` with the counts of the albums in `counts` replaced (an album missing from

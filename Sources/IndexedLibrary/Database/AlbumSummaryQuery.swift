@@ -34,22 +34,18 @@ enum AlbumSummaryQuery {
     /// lists them, at the index's change `token`, brought up to it from what `albumList` keeps, as
     /// ``SQLiteIndexStore/albumCollections(_:at:in:)`` is.
     private static func albumSummaries(filter: MediaFilter, albumList: AlbumListMemo, at token: Int64, in db: Database) throws -> [AlbumSummary] {
-        let kept = albumList.summaries(.albums, filter)
-        if let kept, kept.token == token { return kept.rows }
-        let summaries: [AlbumSummary]
-        if let kept, kept.token < token, let touched = try SQLiteIndexStore.albumListDelta(since: kept.token, in: db)?.albums {
-            summaries = AlbumListMemo.patch(kept.rows, touched: AlbumListDelta.albumIdentifiers(touched),
-                                            totals: try SQLiteIndexStore.albumCounts(touched, in: db),
-                                            fresh: try keyRows(filter: filter, albums: touched, in: db))
-        } else {
+        try albumList.summaries(.albums, filter, at: token, changes: { try SQLiteIndexStore.albumListDelta(since: $0, in: db) }) { kept, delta in
+            guard let touched = delta.albums else { return nil }
+            return AlbumListMemo.patch(kept, touched: AlbumListDelta.albumIdentifiers(touched),
+                                       totals: try SQLiteIndexStore.albumCounts(touched, in: db),
+                                       fresh: try keyRows(filter: filter, albums: touched, in: db))
+        } whole: {
             let collections = try SQLiteIndexStore.albumCollections(albumList, at: token, in: db)
             let fresh = try keyRows(filter: filter, albums: nil, in: db)
-            summaries = collections.map { collection in
+            return collections.map { collection in
                 AlbumSummary(collection: collection, count: fresh[collection.id]?.count ?? 0, keyAsset: fresh[collection.id]?.keyAsset)
             }
         }
-        albumList.keep(summaries: summaries, .albums, filter: filter, at: token)
-        return summaries
     }
 
     /// The count and key asset under `filter` of every user album with a member under it, or of
@@ -77,17 +73,13 @@ enum AlbumSummaryQuery {
     /// `albumList` keeps as the user albums are (``albumSummaries(filter:albumList:at:in:)``).
     private static func directorySummaries(libraryName: String, filter: MediaFilter, albumList: AlbumListMemo, at token: Int64,
                                            in db: Database) throws -> [AlbumSummary] {
-        let kept = albumList.summaries(.directories, filter)
-        if let kept, kept.token == token { return kept.rows }
-        let summaries: [AlbumSummary]
-        if let kept, kept.token < token, let touched = try SQLiteIndexStore.albumListDelta(since: kept.token, in: db)?.directories {
+        try albumList.summaries(.directories, filter, at: token, changes: { try SQLiteIndexStore.albumListDelta(since: $0, in: db) }) { kept, delta in
+            guard let touched = delta.directories else { return nil }
             let fresh = try directorySummaries(libraryName: libraryName, filter: filter, only: touched, in: db)
-            summaries = AlbumListMemo.replace(kept.rows, with: Dictionary(uniqueKeysWithValues: fresh.map { ($0.collection.id, $0) }), id: \.collection.id)
-        } else {
-            summaries = try directorySummaries(libraryName: libraryName, filter: filter, only: nil, in: db)
+            return AlbumListMemo.replace(kept, with: Dictionary(uniqueKeysWithValues: fresh.map { ($0.collection.id, $0) }), id: \.collection.id)
+        } whole: {
+            try directorySummaries(libraryName: libraryName, filter: filter, only: nil, in: db)
         }
-        albumList.keep(summaries: summaries, .directories, filter: filter, at: token)
-        return summaries
     }
 
     /// Every directory (or those of `only`), by path, with its key asset's row (from

@@ -7,32 +7,24 @@ extension SQLiteIndexStore {
     /// brought up to it from what `albumList` keeps: as kept when nothing changed, the touched
     /// albums' counts read again after a few changes of assets or memberships, else read whole.
     static func albumCollections(_ albumList: AlbumListMemo, at token: Int64, in db: Database) throws -> [AssetCollection] {
-        let kept = albumList.collections(.albums)
-        if let kept, kept.token == token { return kept.rows }
-        let albums: [AssetCollection]
-        if let kept, kept.token < token, let touched = try albumListDelta(since: kept.token, in: db)?.albums {
-            albums = AlbumListMemo.patch(kept.rows, touched: AlbumListDelta.albumIdentifiers(touched), counts: try albumCounts(touched, in: db))
-        } else {
-            albums = try albumCollections(in: db)
+        try albumList.collections(.albums, at: token, changes: { try albumListDelta(since: $0, in: db) }) { kept, delta in
+            guard let touched = delta.albums else { return nil }
+            return AlbumListMemo.patch(kept, touched: AlbumListDelta.albumIdentifiers(touched), counts: try albumCounts(touched, in: db))
+        } whole: {
+            try albumCollections(in: db)
         }
-        albumList.keep(collections: albums, .albums, at: token)
-        return albums
     }
 
     /// Every directory, by path, with its count, at the index's change `token`, brought up to it
     /// from what `albumList` keeps as the user albums are (``albumCollections(_:at:in:)``).
     static func directoryCollections(libraryName: String, albumList: AlbumListMemo, at token: Int64, in db: Database) throws -> [AssetCollection] {
-        let kept = albumList.collections(.directories)
-        if let kept, kept.token == token { return kept.rows }
-        let directories: [AssetCollection]
-        if let kept, kept.token < token, let touched = try albumListDelta(since: kept.token, in: db)?.directories {
+        try albumList.collections(.directories, at: token, changes: { try albumListDelta(since: $0, in: db) }) { kept, delta in
+            guard let touched = delta.directories else { return nil }
             let fresh = try directoryCollections(libraryName: libraryName, only: touched, in: db)
-            directories = AlbumListMemo.replace(kept.rows, with: Dictionary(uniqueKeysWithValues: fresh.map { ($0.id, $0) }), id: \.id)
-        } else {
-            directories = try directoryCollections(libraryName: libraryName, only: nil, in: db)
+            return AlbumListMemo.replace(kept, with: Dictionary(uniqueKeysWithValues: fresh.map { ($0.id, $0) }), id: \.id)
+        } whole: {
+            try directoryCollections(libraryName: libraryName, only: nil, in: db)
         }
-        albumList.keep(collections: directories, .directories, at: token)
-        return directories
     }
 
     /// Every directory (or those of `only`), by path, with its count summed from `asset_count`.

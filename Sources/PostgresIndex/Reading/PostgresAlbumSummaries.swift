@@ -57,22 +57,18 @@ enum PostgresAlbumSummaries {
     /// ``PostgresCollections/albumCollections(_:at:in:)`` is.
     private static func albumSummaries(filter: MediaFilter, albumList: AlbumListMemo, at token: Int64,
                                        in session: PostgresSession) async throws -> [AlbumSummary] {
-        let kept = albumList.summaries(.albums, filter)
-        if let kept, kept.token == token { return kept.rows }
-        let summaries: [AlbumSummary]
-        if let kept, kept.token < token, let touched = try await PostgresAlbumChanges.delta(since: kept.token, in: session)?.albums {
-            summaries = AlbumListMemo.patch(kept.rows, touched: AlbumListDelta.albumIdentifiers(touched),
-                                            totals: try await PostgresAlbumChanges.albumCounts(touched, in: session),
-                                            fresh: try await keyRows(filter: filter, albums: touched, in: session))
-        } else {
+        try await albumList.summaries(.albums, filter, at: token, changes: { try await PostgresAlbumChanges.delta(since: $0, in: session) }) { kept, delta in
+            guard let touched = delta.albums else { return nil }
+            return AlbumListMemo.patch(kept, touched: AlbumListDelta.albumIdentifiers(touched),
+                                       totals: try await PostgresAlbumChanges.albumCounts(touched, in: session),
+                                       fresh: try await keyRows(filter: filter, albums: touched, in: session))
+        } whole: {
             let collections = try await PostgresCollections.albumCollections(albumList, at: token, in: session)
             let fresh = collections.isEmpty ? [:] : try await keyRows(filter: filter, albums: nil, in: session)
-            summaries = collections.map { collection in
+            return collections.map { collection in
                 AlbumSummary(collection: collection, count: fresh[collection.id]?.count ?? 0, keyAsset: fresh[collection.id]?.keyAsset)
             }
         }
-        albumList.keep(summaries: summaries, .albums, filter: filter, at: token)
-        return summaries
     }
 
     /// The count and key asset under `filter` of every user album with a member under it, or of
@@ -114,17 +110,13 @@ enum PostgresAlbumSummaries {
     /// `albumList` keeps as the user albums are (``albumSummaries(filter:albumList:at:in:)``).
     private static func directorySummaries(libraryName: String, filter: MediaFilter, albumList: AlbumListMemo, at token: Int64,
                                            in session: PostgresSession) async throws -> [AlbumSummary] {
-        let kept = albumList.summaries(.directories, filter)
-        if let kept, kept.token == token { return kept.rows }
-        let summaries: [AlbumSummary]
-        if let kept, kept.token < token, let touched = try await PostgresAlbumChanges.delta(since: kept.token, in: session)?.directories {
+        try await albumList.summaries(.directories, filter, at: token, changes: { try await PostgresAlbumChanges.delta(since: $0, in: session) }) { kept, delta in
+            guard let touched = delta.directories else { return nil }
             let fresh = try await directorySummaries(libraryName: libraryName, filter: filter, only: touched, in: session)
-            summaries = AlbumListMemo.replace(kept.rows, with: Dictionary(uniqueKeysWithValues: fresh.map { ($0.collection.id, $0) }), id: \.collection.id)
-        } else {
-            summaries = try await directorySummaries(libraryName: libraryName, filter: filter, only: nil, in: session)
+            return AlbumListMemo.replace(kept, with: Dictionary(uniqueKeysWithValues: fresh.map { ($0.collection.id, $0) }), id: \.collection.id)
+        } whole: {
+            try await directorySummaries(libraryName: libraryName, filter: filter, only: nil, in: session)
         }
-        albumList.keep(summaries: summaries, .directories, filter: filter, at: token)
-        return summaries
     }
 
     /// Every directory (or those of `only`), by path, with its key asset's row read in the same statement.

@@ -31,34 +31,26 @@ enum PostgresCollections {
     /// brought up to it from what `albumList` keeps: as kept when nothing changed, the touched
     /// albums' counts read again after a few changes of assets or memberships, else read whole.
     static func albumCollections(_ albumList: AlbumListMemo, at token: Int64, in session: PostgresSession) async throws -> [AssetCollection] {
-        let kept = albumList.collections(.albums)
-        if let kept, kept.token == token { return kept.rows }
-        let albums: [AssetCollection]
-        if let kept, kept.token < token, let touched = try await PostgresAlbumChanges.delta(since: kept.token, in: session)?.albums {
-            albums = AlbumListMemo.patch(kept.rows, touched: AlbumListDelta.albumIdentifiers(touched),
-                                         counts: try await PostgresAlbumChanges.albumCounts(touched, in: session))
-        } else {
-            albums = try await albumCollections(in: session)
+        try await albumList.collections(.albums, at: token, changes: { try await PostgresAlbumChanges.delta(since: $0, in: session) }) { kept, delta in
+            guard let touched = delta.albums else { return nil }
+            return AlbumListMemo.patch(kept, touched: AlbumListDelta.albumIdentifiers(touched),
+                                       counts: try await PostgresAlbumChanges.albumCounts(touched, in: session))
+        } whole: {
+            try await albumCollections(in: session)
         }
-        albumList.keep(collections: albums, .albums, at: token)
-        return albums
     }
 
     /// Every directory, by path, with its count, at the index's change `token`, brought up to it
     /// from what `albumList` keeps as the user albums are (``albumCollections(_:at:in:)``).
     static func directoryCollections(libraryName: String, albumList: AlbumListMemo, at token: Int64,
                                      in session: PostgresSession) async throws -> [AssetCollection] {
-        let kept = albumList.collections(.directories)
-        if let kept, kept.token == token { return kept.rows }
-        let directories: [AssetCollection]
-        if let kept, kept.token < token, let touched = try await PostgresAlbumChanges.delta(since: kept.token, in: session)?.directories {
+        try await albumList.collections(.directories, at: token, changes: { try await PostgresAlbumChanges.delta(since: $0, in: session) }) { kept, delta in
+            guard let touched = delta.directories else { return nil }
             let fresh = try await directoryCollections(libraryName: libraryName, only: touched, in: session)
-            directories = AlbumListMemo.replace(kept.rows, with: Dictionary(uniqueKeysWithValues: fresh.map { ($0.id, $0) }), id: \.id)
-        } else {
-            directories = try await directoryCollections(libraryName: libraryName, only: nil, in: session)
+            return AlbumListMemo.replace(kept, with: Dictionary(uniqueKeysWithValues: fresh.map { ($0.id, $0) }), id: \.id)
+        } whole: {
+            try await directoryCollections(libraryName: libraryName, only: nil, in: session)
         }
-        albumList.keep(collections: directories, .directories, at: token)
-        return directories
     }
 
     /// Every directory (or those of `only`), by path, with its count summed from `asset_count`.
