@@ -1,5 +1,5 @@
 import Foundation
-import ImagePipeline
+@testable import ImagePipeline
 import Synchronization
 import Testing
 
@@ -48,5 +48,33 @@ struct BlockingWorkTests {
         for render in running {
             #expect(try await render.value, "a render ended at its bound: the brief read waited for it")
         }
+    }
+
+    final class Tracked: Sendable {}
+
+    final class WeakReference: @unchecked Sendable {
+        weak var object: Tracked?
+        init(_ object: Tracked) { self.object = object }
+    }
+
+    @Test("work that has run is let go while more keeps waiting, as during a scan")
+    func runWorkIsLetGo() async {
+        let threads = BriefWorkThreads(count: 1)
+        let gate = DispatchSemaphore(value: 0)
+        threads.async { gate.wait() }
+        var references: [WeakReference] = []
+        for _ in 0..<200 {
+            let tracked = Tracked()
+            references.append(WeakReference(tracked))
+            threads.async { _ = tracked }
+        }
+        let firstHundred = Array(references.prefix(100))
+        let alive = await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+            threads.async { continuation.resume(returning: firstHundred.filter { $0.object != nil }.count) }
+            // Still waiting when the count is taken: the queue never empties.
+            threads.async {}
+            gate.signal()
+        }
+        #expect(alive == 0, "\(alive) of the first 100 works that ran are still held")
     }
 }

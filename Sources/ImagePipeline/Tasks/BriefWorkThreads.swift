@@ -13,12 +13,13 @@ final class BriefWorkThreads: @unchecked Sendable {
     /// The threads the process's brief work runs on.
     static let shared = BriefWorkThreads(count: max(2, ProcessInfo.processInfo.activeProcessorCount))
 
-    // `pending[next...]` waits, in order; guarded by `condition`.
+    // `pending[next...]` waits, in order (what was taken is let go once it is half of the
+    // array); guarded by `condition`.
     private let condition = NSCondition()
     private var pending: [@Sendable () -> Void] = []
     private var next = 0
 
-    private init(count: Int) {
+    init(count: Int) {
         for index in 0..<count {
             let thread = Thread { [self] in runForever() }
             thread.name = "brief-work-\(index)"
@@ -42,6 +43,10 @@ final class BriefWorkThreads: @unchecked Sendable {
             next += 1
             if next == pending.count {
                 pending.removeAll(keepingCapacity: true)
+                next = 0
+            } else if next >= 64, 2 * next >= pending.count {
+                // A scan keeps work waiting all along: what was taken goes, a half at a time.
+                pending.removeFirst(next)
                 next = 0
             }
             condition.unlock()
