@@ -83,7 +83,9 @@ package final class AlbumListMemo: Sendable {
     package func collections(_ part: Part, at token: Int64, changes: (_ since: Int64) throws -> AlbumListDelta?,
                              patched: ([AssetCollection], AlbumListDelta) throws -> [AssetCollection]?,
                              whole: () throws -> [AssetCollection]) rethrows -> [AssetCollection] {
-        let rows = try upToDate(collections(part), at: token, changes: changes, patched: patched, whole: whole)
+        let kept = collections(part)
+        if let kept, kept.token == token { return kept.rows }
+        let rows = try upToDate(kept, at: token, changes: changes, patched: patched, whole: whole)
         keep(collections: rows, part, at: token)
         return rows
     }
@@ -92,7 +94,9 @@ package final class AlbumListMemo: Sendable {
     package func collections(_ part: Part, at token: Int64, changes: (_ since: Int64) async throws -> AlbumListDelta?,
                              patched: ([AssetCollection], AlbumListDelta) async throws -> [AssetCollection]?,
                              whole: () async throws -> [AssetCollection]) async rethrows -> [AssetCollection] {
-        let rows = try await upToDate(collections(part), at: token, changes: changes, patched: patched, whole: whole)
+        let kept = collections(part)
+        if let kept, kept.token == token { return kept.rows }
+        let rows = try await upToDate(kept, at: token, changes: changes, patched: patched, whole: whole)
         keep(collections: rows, part, at: token)
         return rows
     }
@@ -102,7 +106,9 @@ package final class AlbumListMemo: Sendable {
     package func summaries(_ part: Part, _ filter: MediaFilter, at token: Int64, changes: (_ since: Int64) throws -> AlbumListDelta?,
                            patched: ([AlbumSummary], AlbumListDelta) throws -> [AlbumSummary]?,
                            whole: () throws -> [AlbumSummary]) rethrows -> [AlbumSummary] {
-        let rows = try upToDate(summaries(part, filter), at: token, changes: changes, patched: patched, whole: whole)
+        let kept = summaries(part, filter)
+        if let kept, kept.token == token { return kept.rows }
+        let rows = try upToDate(kept, at: token, changes: changes, patched: patched, whole: whole)
         keep(summaries: rows, part, filter: filter, at: token)
         return rows
     }
@@ -111,15 +117,17 @@ package final class AlbumListMemo: Sendable {
     package func summaries(_ part: Part, _ filter: MediaFilter, at token: Int64, changes: (_ since: Int64) async throws -> AlbumListDelta?,
                            patched: ([AlbumSummary], AlbumListDelta) async throws -> [AlbumSummary]?,
                            whole: () async throws -> [AlbumSummary]) async rethrows -> [AlbumSummary] {
-        let rows = try await upToDate(summaries(part, filter), at: token, changes: changes, patched: patched, whole: whole)
+        let kept = summaries(part, filter)
+        if let kept, kept.token == token { return kept.rows }
+        let rows = try await upToDate(kept, at: token, changes: changes, patched: patched, whole: whole)
         keep(summaries: rows, part, filter: filter, at: token)
         return rows
     }
 
     private func upToDate<Rows>(_ kept: Kept<Rows>?, at token: Int64, changes: (Int64) throws -> AlbumListDelta?,
                                 patched: (Rows, AlbumListDelta) throws -> Rows?, whole: () throws -> Rows) rethrows -> Rows {
-        guard let kept, kept.token <= token else { return try whole() }
-        if kept.token == token { return kept.rows }
+        // Kept rows read at a later token (another call's) are not brought back.
+        guard let kept, kept.token < token else { return try whole() }
         if let delta = try recordedChanges(since: kept.token, at: token, read: changes), let rows = try patched(kept.rows, delta) {
             return rows
         }
@@ -128,8 +136,8 @@ package final class AlbumListMemo: Sendable {
 
     private func upToDate<Rows>(_ kept: Kept<Rows>?, at token: Int64, changes: (Int64) async throws -> AlbumListDelta?,
                                 patched: (Rows, AlbumListDelta) async throws -> Rows?, whole: () async throws -> Rows) async rethrows -> Rows {
-        guard let kept, kept.token <= token else { return try await whole() }
-        if kept.token == token { return kept.rows }
+        // Kept rows read at a later token (another call's) are not brought back.
+        guard let kept, kept.token < token else { return try await whole() }
         if let delta = try await recordedChanges(since: kept.token, at: token, read: changes), let rows = try await patched(kept.rows, delta) {
             return rows
         }
