@@ -168,14 +168,7 @@ struct ClusterTests {
         let port = try #require(cluster.base.port), key = cluster.clientKey
         let head = "POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(key)\r\n"
             + "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"
-        let held: [Int32] = await OwnThread.run {
-            (0..<300).compactMap { _ in
-                guard let fd = LoopbackSocket.connect(port: port, readTimeout: timeval(tv_sec: 30, tv_usec: 0), from: "127.0.0.2") else { return nil }
-                let bytes = Array(head.utf8)
-                _ = send(fd, bytes, bytes.count, 0)
-                return fd
-            }
-        }
+        let held = await Self.holdBodies(head: head, count: 300, port: port, from: "127.0.0.2")
         defer { held.forEach { close($0) } }
         try #require(held.count == 300)
         // nginx holds an address to 16 requests with a body at once (so filling its connections
@@ -187,14 +180,7 @@ struct ClusterTests {
         // A body is a body whatever the method: 40 GETs with one, from another address, the same
         // (an outside attack held 128 such GETs, as many as the address's connections).
         let getHead = "GET /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(key)\r\nContent-Length: 100000\r\n\r\n{"
-        let gets: [Int32] = await OwnThread.run {
-            (0..<40).compactMap { _ in
-                guard let fd = LoopbackSocket.connect(port: port, readTimeout: timeval(tv_sec: 30, tv_usec: 0), from: "127.0.0.3") else { return nil }
-                let bytes = Array(getHead.utf8)
-                _ = send(fd, bytes, bytes.count, 0)
-                return fd
-            }
-        }
+        let gets = await Self.holdBodies(head: getHead, count: 40, port: port, from: "127.0.0.3")
         defer { gets.forEach { close($0) } }
         try #require(gets.count == 40)
         let getsRefused = await OwnThread.run { Self.answers(on: gets, expected: 40 - 16, within: 60) }
@@ -209,6 +195,19 @@ struct ClusterTests {
         #expect(try await cluster.request("GET", session.pickerPath + "api/session", cookie: cookie).status == 200)
         #expect(try await cluster.request("GET", "/v1/sessions/\(session.id)", authorized: true).status == 200)
         #expect(try await cluster.request("POST", "/v1/sessions", authorized: true, json: [String: Any]()).status == 200)
+    }
+
+    /// `count` connections from `address` to nginx's `port`, each sent `head` and the first byte
+    /// of a body that never comes: the sockets that could connect.
+    private static func holdBodies(head: String, count: Int, port: Int, from address: String) async -> [Int32] {
+        await OwnThread.run {
+            (0..<count).compactMap { _ in
+                guard let fd = LoopbackSocket.connect(port: port, readTimeout: timeval(tv_sec: 30, tv_usec: 0), from: address) else { return nil }
+                let bytes = Array(head.utf8)
+                _ = send(fd, bytes, bytes.count, 0)
+                return fd
+            }
+        }
     }
 
     /// The first bytes answered on each of `sockets` that is answered, waiting until `expected`
