@@ -18,8 +18,9 @@ struct ProvisionalAnswerTests {
         FolderLibrary(root: tree.root, cacheFile: tree.cacheFile, metadataReading: nil, synchronousReadLimit: 0, now: AlbumTree.hourAhead)
     }
 
-    /// The first change of `changes`, or `nil` when none came before the hang guard (60 s, where
-    /// reading a few headers takes milliseconds).
+    /// The first change of `changes`, or `nil` when none came before the hang guard (300 s, where
+    /// reading a few headers takes milliseconds: with the whole suite running at once on two cores
+    /// they took over 60 s).
     private func firstChange(_ changes: AsyncStream<LibraryChange>) async -> LibraryChange? {
         await withTaskGroup(of: LibraryChange?.self) { group in
             group.addTask {
@@ -27,7 +28,7 @@ struct ProvisionalAnswerTests {
                 return nil
             }
             group.addTask {
-                try? await Task.sleep(for: .seconds(60)) // hang guard only
+                try? await Task.sleep(for: .seconds(300)) // hang guard only
                 return nil
             }
             let first = await group.next() ?? nil

@@ -10,7 +10,7 @@ struct BlockingWorkTests {
     final class BusyRenders: Sendable {
         private let briefRan = Mutex(false)
         private let firstStarted = Mutex<CheckedContinuation<Void, Never>?>(nil)
-        private let bound = ContinuousClock.now + .seconds(60)
+        private let bound = ContinuousClock.now + .seconds(300)
 
         /// Returns once the first render is running.
         func start(_ count: Int) async -> [Task<Bool, any Error>] {
