@@ -105,7 +105,7 @@ struct BucketFixture {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("clip.mp4")
-        let made = try await ToolRunner.run(.ffmpeg, arguments: [
+        let made = try await ToolRunner.fixture(.ffmpeg, arguments: [
             "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=640x480:rate=25", "-t", "\(seconds)",
             "-c:v", "libx264", "-pix_fmt", "yuv420p", "-metadata", "creation_time=2021-06-01T10:20:30Z", file.path,
         ])
@@ -120,7 +120,7 @@ struct BucketFixture {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("large.jpg")
-        let made = try await ToolRunner.run(.ffmpeg, arguments: [
+        let made = try await ToolRunner.fixture(.ffmpeg, arguments: [
             "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "nullsrc=size=\(width)x\(height),geq=random(1)*255:128:128",
             "-frames:v", "1", "-q:v", "2", file.path,
         ])

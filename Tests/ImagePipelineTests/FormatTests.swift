@@ -101,7 +101,7 @@ struct FormatTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = Corpus.file("A_camera_exif/pillow__flower.jpg")
         let cmyk = folder.appendingPathComponent("cmyk.jpg")
-        let made = try await ToolRunner.run(ExternalTool("vips", installHint: "install libvips-tools"),
+        let made = try await ToolRunner.fixture(ExternalTool("vips", installHint: "install libvips-tools"),
                                             arguments: ["colourspace", source.path, cmyk.path, "cmyk"])
         try #require(made.succeeded, "vips colourspace: \(made.standardError)")
         #expect(try renderer.header(of: cmyk).storedSize == PixelSize(width: 480, height: 360))

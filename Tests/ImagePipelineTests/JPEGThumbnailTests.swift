@@ -145,7 +145,7 @@ struct JPEGThumbnailTests {
         for (output, arguments) in [(grey, ["colourspace", source.path, grey.path, "b-w"]),
                                     (progressive, ["copy", source.path, progressive.path + "[interlace,Q=90]"]),
                                     (p3, ["icc_transform", source.path, p3.path + "[Q=90]", "p3"])] {
-            let made = try await ToolRunner.run(vips, arguments: arguments)
+            let made = try await ToolRunner.fixture(vips, arguments: arguments)
             try #require(made.succeeded, "vips \(arguments[0]): \(made.standardError)")
             for (size, mode) in Self.boxes {
                 try expectMatchesReference(output, size, mode, output.lastPathComponent)

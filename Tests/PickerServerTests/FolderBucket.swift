@@ -289,7 +289,7 @@ extension FolderBucketStore {
     /// A 640x480 JPEG without an EXIF thumbnail (a photo that gets a preview), made in `folder`.
     static func plainPhoto(in folder: URL) async throws -> URL {
         let photo = folder.appendingPathComponent("plain.jpg")
-        let output = try await ToolRunner.run(.ffmpeg, arguments: [
+        let output = try await ToolRunner.fixture(.ffmpeg, arguments: [
             "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=640x480", "-frames:v", "1", photo.path,
         ])
         guard output.succeeded else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: output.standardError]) }

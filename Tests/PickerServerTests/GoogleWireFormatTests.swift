@@ -176,12 +176,10 @@ import TestSupport
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let noise = folder.appendingPathComponent("noise.jpg")
-        // Making the fixture is not what is tested: a bound for a hang only (a parallel run on
-        // two loaded cores once took ffmpeg over the default 20 s).
-        let output = try await ToolRunner.run(.ffmpeg, arguments: [
+        let output = try await ToolRunner.fixture(.ffmpeg, arguments: [
             "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "color=c=gray:s=4000x3000", "-vf", "noise=alls=100:allf=u",
             "-frames:v", "1", "-q:v", "2", noise.path,
-        ], timeout: .seconds(300))
+        ])
         #expect(output.succeeded, "\(output.standardError)")
         // The camera's EXIF segment, location included, in front of the large image's own segments.
         let camera = try Data(contentsOf: try #require(Corpus.files(in: "A_camera_exif") { $0.lastPathComponent == "jhead__gpsinfo.jpg" }.first))

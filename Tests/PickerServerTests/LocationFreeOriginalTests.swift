@@ -23,7 +23,7 @@ import TestSupport
         }
         // Another format with a place in its EXIF and XMP: it is answered as a rendition.
         let png = folder.appendingPathComponent("planted-png.png")
-        let converted = try await ToolRunner.run(.ffmpeg, arguments: ["-nostdin", "-loglevel", "error", "-i", Corpus.file(PlantedPlace.baseName).path, png.path])
+        let converted = try await ToolRunner.fixture(.ffmpeg, arguments: ["-nostdin", "-loglevel", "error", "-i", Corpus.file(PlantedPlace.baseName).path, png.path])
         #expect(converted.succeeded, "\(converted.standardError)")
         try await ExifTool.run(["-q", "-overwrite_original", "-GPSLatitude=48.8584", "-GPSLatitudeRef=N", "-GPSLongitude=2.2945",
                                 "-GPSLongitudeRef=E", "-XMP-photoshop:City=Plantedpngcity", png.path])

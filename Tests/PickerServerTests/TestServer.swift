@@ -81,7 +81,7 @@ final class TestServer: Sendable {
             try manager.copyItem(at: photo, to: root.appendingPathComponent("\(folder)/\(photo.lastPathComponent)"))
         }
         let video = root.appendingPathComponent("DCIM/100CAMERA/clip.mp4")
-        let output = try await ToolRunner.run(.ffmpeg, arguments: [
+        let output = try await ToolRunner.fixture(.ffmpeg, arguments: [
             "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-t", "2",
             "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", video.path,
         ])

@@ -11,7 +11,7 @@ public enum ExifTool {
     /// - Throws: When exiftool is missing or exits with an error (its message included).
     @discardableResult
     public static func run(_ arguments: [String]) async throws -> Data {
-        let output = try await ToolRunner.run(tool, arguments: arguments)
+        let output = try await ToolRunner.fixture(tool, arguments: arguments)
         guard output.succeeded else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "exiftool \(arguments.joined(separator: " ")): \(output.standardError)"])
         }

@@ -113,7 +113,7 @@ public enum PlantedPlace: String, CaseIterable, Sendable, CustomStringConvertibl
             return try Self.mpo(first: try Data(contentsOf: file), second: try Data(contentsOf: second), texts: ["Plantedsecondimagecity"])
         case .motionPhotoVideo:
             let video = folder.appendingPathComponent("video-\(rawValue).mp4")
-            let output = try await ToolRunner.run(.ffmpeg, arguments: [
+            let output = try await ToolRunner.fixture(.ffmpeg, arguments: [
                 "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=5", "-t", "1",
                 "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", "-movflags", "use_metadata_tags",
                 "-metadata", "location=+48.8584+002.2945/", "-metadata", "title=Plantedvideoplace", video.path,
@@ -123,7 +123,7 @@ public enum PlantedPlace: String, CaseIterable, Sendable, CustomStringConvertibl
             return Planted(data: jpeg + (try Data(contentsOf: video)), firstImageEnd: jpeg.count, droppedBetweenScans: nil,
                            texts: ["Plantedvideoplace", "+48.8584"])
         case .commentBetweenProgressiveScans:
-            let output = try await ToolRunner.run(ExternalTool("jpegtran"), arguments: ["-copy", "all", "-progressive", file.path])
+            let output = try await ToolRunner.fixture(ExternalTool("jpegtran"), arguments: ["-copy", "all", "-progressive", file.path])
             guard output.succeeded else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: output.standardError]) }
             try output.standardOutput.write(to: file)
             try await ExifTool.run(["-q", "-overwrite_original"] + gps + ["-GPSAreaInformation=Plantedgpsarea", file.path])

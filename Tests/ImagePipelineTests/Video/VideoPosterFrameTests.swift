@@ -54,7 +54,7 @@ struct VideoPosterFrameTests {
         // (counter-clockwise would put the cyan bar there).
         let file = try TestData.temporaryFolder().appendingPathComponent("poster.png")
         try png.write(to: file)
-        let raw = try await ToolRunner.run(.ffmpeg, arguments: [
+        let raw = try await ToolRunner.fixture(.ffmpeg, arguments: [
             "-nostdin", "-loglevel", "error", "-i", file.path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
         ])
         let pixels = [UInt8](raw.standardOutput)
