@@ -19,6 +19,8 @@ final class BriefWorkThreads: @unchecked Sendable {
     private var pending: [@Sendable () -> Void] = []
     private var next = 0
 
+    /// Starts `count` threads, which wait for work as long as the process lives (the process's
+    /// own are ``shared``; a test makes its own to look at the queue).
     init(count: Int) {
         for index in 0..<count {
             let thread = Thread { [self] in runForever() }
