@@ -3,7 +3,7 @@ import Foundation
 /// Threads of our own that run brief blocking work (``BlockingWork/Kind/brief``) in the order
 /// it came: as many as the machine has cores (at least two), started on first use and kept.
 /// More measured slower: eight on two cores indexed the shared corpus (failing files read twice,
-/// the second time alone: `VipsErrorScope`) at 480–570 files/s against 750–810 with two.
+/// the second time alone: `VipsErrorScope`) at 480–570 files/s against 770–860 with two.
 ///
 /// Not Dispatch's: every global queue of libdispatch on Linux shares its thread pool with
 /// another quality of service or with Swift's cooperative pool (user-interactive work waits for
